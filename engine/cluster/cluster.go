@@ -1,0 +1,477 @@
+// Package cluster is the simulated API server's store: nodes, pods,
+// DaemonSets, ControllerRevisions and events, with resourceVersions, UIDs,
+// generated names, indexes by node and by owner, the virtual clock and its
+// wake-up queue, and the log of controller decisions.
+//
+// Everything is deterministic: the clock only moves when told to, names and
+// UIDs come from a seeded generator, and every listing is sorted.
+package cluster
+
+import (
+	"container/heap"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Epoch is virtual time zero: the creation time of the default cluster.
+var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Cluster is the store. It is not safe for concurrent use: the simulation
+// runs every component on one goroutine.
+type Cluster struct {
+	now  time.Time
+	rv   int64
+	rand *rand.Rand
+
+	nodes     map[string]*api.Node
+	pods      map[string]*api.Pod // key: namespace/name
+	daemonSets map[string]*api.DaemonSet
+	revisions map[string]*api.ControllerRevision
+	events    []*api.Event
+	eventIdx  map[string]*api.Event
+
+	podsByNode  map[string]map[string]*api.Pod // spec.nodeName ("" = unbound) -> key -> pod
+	podsByOwner map[string]map[string]*api.Pod // controller UID ("" = no controller) -> key -> pod
+	podIndex    map[string]podIndexEntry
+
+	wakeups wakeHeap
+
+	decisions    []Decision
+	maxDecisions int
+	decisionSeq  int64
+}
+
+type podIndexEntry struct{ node, owner string }
+
+// New returns an empty store at virtual time Epoch whose generated names and
+// UIDs come from seed.
+func New(seed int64) *Cluster {
+	return &Cluster{
+		now:          Epoch,
+		rand:         rand.New(rand.NewSource(seed)),
+		nodes:        map[string]*api.Node{},
+		pods:         map[string]*api.Pod{},
+		daemonSets:   map[string]*api.DaemonSet{},
+		revisions:    map[string]*api.ControllerRevision{},
+		eventIdx:     map[string]*api.Event{},
+		podsByNode:   map[string]map[string]*api.Pod{},
+		podsByOwner:  map[string]map[string]*api.Pod{},
+		podIndex:     map[string]podIndexEntry{},
+		maxDecisions: 20000,
+	}
+}
+
+// Now returns the virtual time.
+func (c *Cluster) Now() time.Time { return c.now }
+
+// SetNow moves the virtual clock to t. Moving backwards is ignored.
+func (c *Cluster) SetNow(t time.Time) {
+	if t.After(c.now) {
+		c.now = t
+	}
+}
+
+// ResourceVersion returns the store's change counter. It increases on every
+// write, so a component loop is quiescent when a full pass leaves it unchanged.
+func (c *Cluster) ResourceVersion() int64 { return c.rv }
+
+func (c *Cluster) bump(m *api.ObjectMeta) {
+	c.rv++
+	m.ResourceVersion = strconv.FormatInt(c.rv, 10)
+}
+
+// Key returns "namespace/name".
+func Key(namespace, name string) string { return namespace + "/" + name }
+
+// NewUID returns a deterministic UID in the 8-4-4-4-12 hex form of real UIDs.
+func (c *Cluster) NewUID() string {
+	b := make([]byte, 16)
+	for i := range b {
+		b[i] = byte(c.rand.Intn(256))
+	}
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// nameAlphabet is the alphabet of apimachinery's rand.String: no vowels, no 0, 1, 3.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// RandomSuffix returns n characters drawn from Kubernetes' name alphabet
+// (k8s.io/apimachinery/pkg/util/rand.String).
+func (c *Cluster) RandomSuffix(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = nameAlphabet[c.rand.Intn(len(nameAlphabet))]
+	}
+	return string(b)
+}
+
+// GenerateName mirrors names.SimpleNameGenerator: base truncated to 58
+// characters plus five random characters.
+func (c *Cluster) GenerateName(base string) string {
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	return base + c.RandomSuffix(5)
+}
+
+// ---- wake-ups ----
+
+type wakeHeap []time.Time
+
+func (h wakeHeap) Len() int           { return len(h) }
+func (h wakeHeap) Less(i, j int) bool { return h[i].Before(h[j]) }
+func (h wakeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *wakeHeap) Push(x any)        { *h = append(*h, x.(time.Time)) }
+func (h *wakeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// WakeAt asks the simulation loop to run the components again at virtual time
+// t. Times not after now are ignored (the loop is already running).
+func (c *Cluster) WakeAt(t time.Time) {
+	if !t.After(c.now) {
+		return
+	}
+	heap.Push(&c.wakeups, t)
+}
+
+// NextWakeup pops and returns the earliest wake-up after now and not after
+// limit; ok is false when there is none.
+func (c *Cluster) NextWakeup(limit time.Time) (t time.Time, ok bool) {
+	for c.wakeups.Len() > 0 {
+		t = c.wakeups[0]
+		if !t.After(c.now) {
+			heap.Pop(&c.wakeups)
+			continue
+		}
+		if t.After(limit) {
+			return time.Time{}, false
+		}
+		heap.Pop(&c.wakeups)
+		// drop duplicates of the same instant
+		for c.wakeups.Len() > 0 && !c.wakeups[0].After(t) {
+			heap.Pop(&c.wakeups)
+		}
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// PendingWakeups returns how many wake-ups are queued (for tests and the UI).
+func (c *Cluster) PendingWakeups() int { return c.wakeups.Len() }
+
+// ---- nodes ----
+
+// Node returns the node or nil.
+func (c *Cluster) Node(name string) *api.Node { return c.nodes[name] }
+
+// Nodes returns all nodes sorted by name.
+func (c *Cluster) Nodes() []*api.Node {
+	out := make([]*api.Node, 0, len(c.nodes))
+	for _, n := range c.nodes {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// NodeCount returns the number of nodes.
+func (c *Cluster) NodeCount() int { return len(c.nodes) }
+
+// CreateNode stores a new node, filling UID, resourceVersion and
+// creationTimestamp. It fails with an AlreadyExists error if the name is taken.
+func (c *Cluster) CreateNode(n *api.Node) error {
+	if _, ok := c.nodes[n.Name]; ok {
+		return AlreadyExists("nodes", n.Name)
+	}
+	n.APIVersion, n.Kind = "v1", "Node"
+	n.Namespace = ""
+	if n.UID == "" {
+		n.UID = c.NewUID()
+	}
+	if n.CreationTimestamp.IsZero() {
+		n.CreationTimestamp = c.now
+	}
+	c.bump(&n.ObjectMeta)
+	c.nodes[n.Name] = n
+	return nil
+}
+
+// UpdateNode records a change to a stored node (the caller mutated it or
+// passes a replacement with the same name).
+func (c *Cluster) UpdateNode(n *api.Node) error {
+	if _, ok := c.nodes[n.Name]; !ok {
+		return NotFound("nodes", n.Name)
+	}
+	c.bump(&n.ObjectMeta)
+	c.nodes[n.Name] = n
+	return nil
+}
+
+// DeleteNode removes a node. Pods bound to it stay until the pod GC removes them.
+func (c *Cluster) DeleteNode(name string) error {
+	if _, ok := c.nodes[name]; !ok {
+		return NotFound("nodes", name)
+	}
+	delete(c.nodes, name)
+	c.rv++
+	return nil
+}
+
+// ---- pods ----
+
+// Pod returns the pod or nil.
+func (c *Cluster) Pod(namespace, name string) *api.Pod { return c.pods[Key(namespace, name)] }
+
+// Pods returns all pods sorted by namespace then name.
+func (c *Cluster) Pods() []*api.Pod { return sortedPods(c.pods) }
+
+// PodCount returns the number of pods.
+func (c *Cluster) PodCount() int { return len(c.pods) }
+
+// PodsOnNode returns the pods whose spec.nodeName is node ("" = unbound), sorted.
+func (c *Cluster) PodsOnNode(node string) []*api.Pod { return sortedPods(c.podsByNode[node]) }
+
+// PodsOwnedBy returns the pods whose controller ownerReference has this UID
+// ("" = pods with no controller), sorted.
+func (c *Cluster) PodsOwnedBy(uid string) []*api.Pod { return sortedPods(c.podsByOwner[uid]) }
+
+func sortedPods(m map[string]*api.Pod) []*api.Pod {
+	out := make([]*api.Pod, 0, len(m))
+	for _, p := range m {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func ownerUID(p *api.Pod) string {
+	if r := p.ControllerRef(); r != nil {
+		return r.UID
+	}
+	return ""
+}
+
+func (c *Cluster) index(key string, p *api.Pod) {
+	if old, ok := c.podIndex[key]; ok {
+		delete(c.podsByNode[old.node], key)
+		delete(c.podsByOwner[old.owner], key)
+	}
+	if p == nil {
+		delete(c.podIndex, key)
+		return
+	}
+	e := podIndexEntry{node: p.Spec.NodeName, owner: ownerUID(p)}
+	c.podIndex[key] = e
+	if c.podsByNode[e.node] == nil {
+		c.podsByNode[e.node] = map[string]*api.Pod{}
+	}
+	c.podsByNode[e.node][key] = p
+	if c.podsByOwner[e.owner] == nil {
+		c.podsByOwner[e.owner] = map[string]*api.Pod{}
+	}
+	c.podsByOwner[e.owner][key] = p
+}
+
+// CreatePod stores a new pod. An empty name with generateName set gets a
+// generated name; namespace defaults to "default". Errors: AlreadyExists,
+// or Invalid when neither name nor generateName is set.
+func (c *Cluster) CreatePod(p *api.Pod) error {
+	if p.Namespace == "" {
+		p.Namespace = api.DefaultNamespace
+	}
+	if p.Name == "" {
+		if p.GenerateName == "" {
+			return fmt.Errorf("Pod \"\" is invalid: metadata.name: Required value: name or generateName is required")
+		}
+		for {
+			name := c.GenerateName(p.GenerateName)
+			if _, taken := c.pods[Key(p.Namespace, name)]; !taken {
+				p.Name = name
+				break
+			}
+		}
+	}
+	key := Key(p.Namespace, p.Name)
+	if _, ok := c.pods[key]; ok {
+		return AlreadyExists("pods", p.Name)
+	}
+	p.APIVersion, p.Kind = "v1", "Pod"
+	if p.UID == "" {
+		p.UID = c.NewUID()
+	}
+	p.CreationTimestamp = c.now
+	if p.Status.Phase == "" {
+		p.Status.Phase = api.PodPending
+	}
+	c.bump(&p.ObjectMeta)
+	c.pods[key] = p
+	c.index(key, p)
+	return nil
+}
+
+// UpdatePod records a change to a stored pod (re-indexing node and owner).
+func (c *Cluster) UpdatePod(p *api.Pod) error {
+	key := Key(p.Namespace, p.Name)
+	if _, ok := c.pods[key]; !ok {
+		return NotFound("pods", p.Name)
+	}
+	c.bump(&p.ObjectMeta)
+	c.pods[key] = p
+	c.index(key, p)
+	return nil
+}
+
+// RemovePod deletes the pod object from the store at once (the end of
+// graceful termination, or a forced delete).
+func (c *Cluster) RemovePod(namespace, name string) error {
+	key := Key(namespace, name)
+	if _, ok := c.pods[key]; !ok {
+		return NotFound("pods", name)
+	}
+	delete(c.pods, key)
+	c.index(key, nil)
+	c.rv++
+	return nil
+}
+
+// ---- daemonsets ----
+
+// DaemonSet returns the DaemonSet or nil.
+func (c *Cluster) DaemonSet(namespace, name string) *api.DaemonSet {
+	return c.daemonSets[Key(namespace, name)]
+}
+
+// DaemonSets returns all DaemonSets sorted by namespace then name.
+func (c *Cluster) DaemonSets() []*api.DaemonSet {
+	out := make([]*api.DaemonSet, 0, len(c.daemonSets))
+	for _, d := range c.daemonSets {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// CreateDaemonSet stores a new DaemonSet with generation 1.
+func (c *Cluster) CreateDaemonSet(d *api.DaemonSet) error {
+	if d.Namespace == "" {
+		d.Namespace = api.DefaultNamespace
+	}
+	key := Key(d.Namespace, d.Name)
+	if _, ok := c.daemonSets[key]; ok {
+		return AlreadyExists("daemonsets.apps", d.Name)
+	}
+	d.APIVersion, d.Kind = "apps/v1", "DaemonSet"
+	if d.UID == "" {
+		d.UID = c.NewUID()
+	}
+	d.CreationTimestamp = c.now
+	d.Generation = 1
+	c.bump(&d.ObjectMeta)
+	c.daemonSets[key] = d
+	return nil
+}
+
+// UpdateDaemonSet records a change to a stored DaemonSet. Generation handling
+// (PrepareForUpdate) is the caller's.
+func (c *Cluster) UpdateDaemonSet(d *api.DaemonSet) error {
+	key := Key(d.Namespace, d.Name)
+	if _, ok := c.daemonSets[key]; !ok {
+		return NotFound("daemonsets.apps", d.Name)
+	}
+	c.bump(&d.ObjectMeta)
+	c.daemonSets[key] = d
+	return nil
+}
+
+// RemoveDaemonSet deletes the DaemonSet object at once.
+func (c *Cluster) RemoveDaemonSet(namespace, name string) error {
+	key := Key(namespace, name)
+	if _, ok := c.daemonSets[key]; !ok {
+		return NotFound("daemonsets.apps", name)
+	}
+	delete(c.daemonSets, key)
+	c.rv++
+	return nil
+}
+
+// ---- controller revisions ----
+
+// ControllerRevision returns the revision or nil.
+func (c *Cluster) ControllerRevision(namespace, name string) *api.ControllerRevision {
+	return c.revisions[Key(namespace, name)]
+}
+
+// ControllerRevisions returns all revisions sorted by namespace then name.
+func (c *Cluster) ControllerRevisions() []*api.ControllerRevision {
+	out := make([]*api.ControllerRevision, 0, len(c.revisions))
+	for _, r := range c.revisions {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// CreateControllerRevision stores a new revision.
+func (c *Cluster) CreateControllerRevision(r *api.ControllerRevision) error {
+	if r.Namespace == "" {
+		r.Namespace = api.DefaultNamespace
+	}
+	key := Key(r.Namespace, r.Name)
+	if _, ok := c.revisions[key]; ok {
+		return AlreadyExists("controllerrevisions.apps", r.Name)
+	}
+	r.APIVersion, r.Kind = "apps/v1", "ControllerRevision"
+	if r.UID == "" {
+		r.UID = c.NewUID()
+	}
+	r.CreationTimestamp = c.now
+	c.bump(&r.ObjectMeta)
+	c.revisions[key] = r
+	return nil
+}
+
+// UpdateControllerRevision records a change to a stored revision.
+func (c *Cluster) UpdateControllerRevision(r *api.ControllerRevision) error {
+	key := Key(r.Namespace, r.Name)
+	if _, ok := c.revisions[key]; !ok {
+		return NotFound("controllerrevisions.apps", r.Name)
+	}
+	c.bump(&r.ObjectMeta)
+	c.revisions[key] = r
+	return nil
+}
+
+// RemoveControllerRevision deletes a revision.
+func (c *Cluster) RemoveControllerRevision(namespace, name string) error {
+	key := Key(namespace, name)
+	if _, ok := c.revisions[key]; !ok {
+		return NotFound("controllerrevisions.apps", name)
+	}
+	delete(c.revisions, key)
+	c.rv++
+	return nil
+}

@@ -1,0 +1,106 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// NodeOptions describe a node joining the simulated cluster.
+type NodeOptions struct {
+	// Labels are added to the kubelet's own labels.
+	Labels map[string]string
+	// Taints are set on the node at registration.
+	Taints []api.Taint
+	// ControlPlane adds the kubeadm control-plane label and NoSchedule taint.
+	ControlPlane bool
+	// CPU and Memory are the node's capacity as quantities ("2", "4Gi");
+	// empty means 2 CPUs and 4Gi. Pods defaults to 110.
+	CPU, Memory, Pods string
+}
+
+// NewNode builds a registered, Ready node the way a kubelet registers one:
+// the kubernetes.io/hostname, os and arch labels (and their deprecated beta
+// forms), capacity and allocatable, Ready and pressure conditions, an
+// InternalIP, node info, and a pod CIDR. index numbers the node (0, 1, 2 ...)
+// and picks its addresses. Timestamps are the store's current virtual time.
+func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
+	labels := map[string]string{
+		api.LabelHostname: name,
+		api.LabelOS:       "linux",
+		api.LabelArch:     "amd64",
+		api.LabelOSBeta:   "linux",
+		api.LabelArchBeta: "amd64",
+	}
+	var taints []api.Taint
+	if o.ControlPlane {
+		labels[api.LabelControlPlane] = ""
+		labels["node.kubernetes.io/exclude-from-external-load-balancers"] = ""
+		taints = append(taints, api.Taint{Key: api.LabelControlPlane, Effect: api.TaintEffectNoSchedule})
+	}
+	for k, v := range o.Labels {
+		labels[k] = v
+	}
+	taints = append(taints, o.Taints...)
+	cpu, mem, pods := o.CPU, o.Memory, o.Pods
+	if cpu == "" {
+		cpu = "2"
+	}
+	if mem == "" {
+		mem = "4Gi"
+	}
+	if pods == "" {
+		pods = "110"
+	}
+	rl := api.ResourceList{
+		api.ResourceCPU:    api.MustParseQuantity(cpu),
+		api.ResourceMemory: api.MustParseQuantity(mem),
+		api.ResourcePods:   api.MustParseQuantity(pods),
+	}
+	alloc := api.ResourceList{}
+	for k, v := range rl {
+		alloc[k] = v
+	}
+	now := c.now
+	cond := func(t, status, reason, msg string) api.NodeCondition {
+		return api.NodeCondition{Type: t, Status: status, LastHeartbeatTime: now, LastTransitionTime: now, Reason: reason, Message: msg}
+	}
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},
+		Spec:       api.NodeSpec{PodCIDR: fmt.Sprintf("10.244.%d.0/24", index), Taints: taints},
+		Status: api.NodeStatus{
+			Capacity:    rl,
+			Allocatable: alloc,
+			Conditions: []api.NodeCondition{
+				cond(api.NodeMemoryPressure, api.ConditionFalse, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+				cond(api.NodeDiskPressure, api.ConditionFalse, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+				cond(api.NodePIDPressure, api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+				cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
+			},
+			Addresses: []api.NodeAddress{
+				{Type: "InternalIP", Address: fmt.Sprintf("172.18.%d.%d", index/250, index%250+2)},
+				{Type: "Hostname", Address: name},
+			},
+			NodeInfo: api.NodeSystemInfo{
+				KubeletVersion:          "v1.37.0",
+				OSImage:                 "Debian GNU/Linux 12 (bookworm)",
+				KernelVersion:           "6.1.0-28-amd64",
+				ContainerRuntimeVersion: "containerd://2.1.4",
+				OperatingSystem:         "linux",
+				Architecture:            "amd64",
+			},
+		},
+	}
+}
+
+// AddDefaultNodes registers the default cluster of the playground:
+// control-plane (labelled and tainted node-role.kubernetes.io/control-plane),
+// node-1 and node-2 (DESIGN.md contract 4).
+func (c *Cluster) AddDefaultNodes() {
+	for i, name := range []string{"control-plane", "node-1", "node-2"} {
+		n := c.NewNode(name, i, NodeOptions{ControlPlane: i == 0})
+		if err := c.CreateNode(n); err != nil {
+			panic(err) // cannot happen on a fresh store
+		}
+	}
+}

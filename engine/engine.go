@@ -1,0 +1,60 @@
+// Package engine is the façade of the DaemonSet playground: one Simulation
+// holds the simulated cluster and its components (the DaemonSet controller,
+// the scheduler, the kubelets), and is all that wasm/, cmd/ and site/ talk to.
+//
+// Data flow: YAML -> manifest.Decode -> objects + diagnostics -> store ->
+// (loop until quiet or the clock reaches its target: controller, scheduler,
+// kubelets) -> Snapshot + Decisions. Same inputs and seed give the same
+// results, byte for byte.
+package engine
+
+import (
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// Options configure a new Simulation.
+type Options struct {
+	// Seed drives generated pod names and UIDs. 0 means 1.
+	Seed int64
+	// Empty starts with no nodes instead of the default cluster
+	// (control-plane, node-1, node-2).
+	Empty bool
+}
+
+// Simulation is one simulated cluster. It is not safe for concurrent use.
+type Simulation struct {
+	// Cluster is the store. Read it freely; write through the Simulation's methods.
+	Cluster *cluster.Cluster
+
+	comps components
+	// Files are named manifests that `kubectl apply -f NAME` can read
+	// (scenario files, the browser editor's buffer).
+	Files map[string]string
+}
+
+// New returns a Simulation at virtual time cluster.Epoch, with the default
+// cluster unless o.Empty.
+func New(o Options) *Simulation {
+	seed := o.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	s := &Simulation{Cluster: cluster.New(seed), Files: map[string]string{}}
+	s.comps = newComponents(s.Cluster)
+	if !o.Empty {
+		s.Cluster.AddDefaultNodes()
+	}
+	s.Settle()
+	return s
+}
+
+// Now returns the virtual time.
+func (s *Simulation) Now() time.Time { return s.Cluster.Now() }
+
+// Elapsed returns the virtual time since cluster.Epoch.
+func (s *Simulation) Elapsed() time.Duration { return s.Cluster.Now().Sub(cluster.Epoch) }
+
+// Decisions returns the decisions with Seq greater than after, oldest first.
+func (s *Simulation) Decisions(after int64) []cluster.Decision { return s.Cluster.Decisions(after) }
