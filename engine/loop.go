@@ -4,21 +4,54 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/controller"
+	"github.com/dsplayground/dsplay/engine/kubelet"
+	"github.com/dsplayground/dsplay/engine/scheduler"
 )
 
 // components are the simulated control plane and node agents, run in a
-// fixed order on every pass.
+// fixed order on every pass: node lifecycle, DaemonSet controller,
+// scheduler, kubelets, taint eviction, pod GC, garbage collector. Each
+// writes to the store only when something really changes.
 type components struct {
-	c *cluster.Cluster
+	c             *cluster.Cluster
+	nodeLifecycle *kubelet.NodeLifecycle
+	daemonSets    *controller.DaemonSetsController
+	scheduler     *scheduler.Scheduler
+	kubelets      *kubelet.Kubelets
+	taintEviction *kubelet.TaintEviction
+	podGC         *kubelet.PodGC
+	gc            *kubelet.GarbageCollector
 }
 
-func newComponents(c *cluster.Cluster) components { return components{c: c} }
+func newComponents(c *cluster.Cluster) components {
+	k := kubelet.New(c)
+	return components{
+		c:             c,
+		nodeLifecycle: kubelet.NewNodeLifecycle(c, k),
+		daemonSets:    controller.NewDaemonSetsController(c),
+		scheduler:     scheduler.New(c),
+		kubelets:      k,
+		taintEviction: kubelet.NewTaintEviction(c),
+		podGC:         kubelet.NewPodGC(c),
+		gc:            kubelet.NewGarbageCollector(c),
+	}
+}
 
 // pass runs every component once.
-func (k components) pass() {}
+func (k components) pass() {
+	k.nodeLifecycle.Sync()
+	k.daemonSets.Sync()
+	k.scheduler.Schedule()
+	k.kubelets.Sync()
+	k.taintEviction.Sync()
+	k.podGC.Sync()
+	k.gc.Sync()
+}
 
 // maxPasses bounds the passes at one instant; a real fixed point is reached
-// in a handful.
+// in a handful (a DaemonSet over more than 250 nodes needs one pass per 250
+// pods, as burstReplicas caps the creates per sync).
 const maxPasses = 100
 
 // Settle runs the components at the current virtual time until a pass

@@ -28,12 +28,12 @@ type Cluster struct {
 	rv   int64
 	rand *rand.Rand
 
-	nodes     map[string]*api.Node
-	pods      map[string]*api.Pod // key: namespace/name
+	nodes      map[string]*api.Node
+	pods       map[string]*api.Pod // key: namespace/name
 	daemonSets map[string]*api.DaemonSet
-	revisions map[string]*api.ControllerRevision
-	events    []*api.Event
-	eventIdx  map[string]*api.Event
+	revisions  map[string]*api.ControllerRevision
+	events     []*api.Event
+	eventIdx   map[string]*api.Event
 
 	podsByNode  map[string]map[string]*api.Pod // spec.nodeName ("" = unbound) -> key -> pod
 	podsByOwner map[string]map[string]*api.Pod // controller UID ("" = no controller) -> key -> pod
@@ -44,6 +44,9 @@ type Cluster struct {
 	decisions    []Decision
 	maxDecisions int
 	decisionSeq  int64
+
+	// placementGen counts changes to nodes and to bound pods (see PlacementVersion).
+	placementGen int64
 }
 
 type podIndexEntry struct{ node, owner string }
@@ -202,6 +205,7 @@ func (c *Cluster) CreateNode(n *api.Node) error {
 	}
 	c.bump(&n.ObjectMeta)
 	c.nodes[n.Name] = n
+	c.placementGen++
 	return nil
 }
 
@@ -213,6 +217,7 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	}
 	c.bump(&n.ObjectMeta)
 	c.nodes[n.Name] = n
+	c.placementGen++
 	return nil
 }
 
@@ -223,6 +228,7 @@ func (c *Cluster) DeleteNode(name string) error {
 	}
 	delete(c.nodes, name)
 	c.rv++
+	c.placementGen++
 	return nil
 }
 
@@ -266,6 +272,9 @@ func ownerUID(p *api.Pod) string {
 }
 
 func (c *Cluster) index(key string, p *api.Pod) {
+	if old, ok := c.podIndex[key]; (ok && old.node != "") || (p != nil && p.Spec.NodeName != "") {
+		c.placementGen++
+	}
 	if old, ok := c.podIndex[key]; ok {
 		delete(c.podsByNode[old.node], key)
 		delete(c.podsByOwner[old.owner], key)
@@ -310,6 +319,10 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 		return AlreadyExists("pods", p.Name)
 	}
 	p.APIVersion, p.Kind = "v1", "Pod"
+	// The DefaultTolerationSeconds admission plugin: every pod that does not
+	// already tolerate them gets not-ready and unreachable NoExecute
+	// tolerations for 300 s (plugin/pkg/admission/defaulttolerationseconds).
+	api.AddDefaultTolerationSeconds(&p.Spec)
 	if p.UID == "" {
 		p.UID = c.NewUID()
 	}

@@ -1,0 +1,85 @@
+package cluster
+
+import (
+	"sort"
+	"time"
+)
+
+// PlacementVersion returns a counter that increases whenever a node is
+// created, updated or deleted, or a pod bound to a node (before or after the
+// write) is created, updated or removed. The scheduler retries an
+// unschedulable pod only when it changed since the pod's last attempt.
+func (c *Cluster) PlacementVersion() int64 { return c.placementGen }
+
+// PodOwnerUIDs returns the controller UIDs that own at least one pod, sorted
+// (the empty UID of pods without a controller is left out). The garbage
+// collector uses it to find pods whose owner is gone without scanning pods.
+func (c *Cluster) PodOwnerUIDs() []string {
+	out := make([]string, 0, len(c.podsByOwner))
+	for uid, m := range c.podsByOwner {
+		if uid != "" && len(m) > 0 {
+			out = append(out, uid)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DefaultTerminationGracePeriodSeconds is the pod default (30 s).
+const DefaultTerminationGracePeriodSeconds int64 = 30
+
+// DeletePod deletes a pod as the API server does (pod strategy
+// CheckGracefulDelete + BeforeDelete). gracePeriodSeconds nil means the
+// pod's spec.terminationGracePeriodSeconds (default 30). A pod that is not
+// bound to a node, or is already Succeeded/Failed, is deleted at once
+// (grace 0); so is any pod with grace 0 and no finalizers. Otherwise the pod
+// gets deletionTimestamp = now + grace and deletionGracePeriodSeconds, and
+// the kubelet removes it when its containers have stopped. Deleting a pod
+// that is already terminating only ever shortens its grace period, and
+// writes nothing otherwise. Errors: NotFound.
+func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) error {
+	p := c.Pod(namespace, name)
+	if p == nil {
+		return NotFound("pods", name)
+	}
+	grace := DefaultTerminationGracePeriodSeconds
+	if p.Spec.TerminationGracePeriodSeconds != nil {
+		grace = *p.Spec.TerminationGracePeriodSeconds
+	}
+	if gracePeriodSeconds != nil {
+		grace = *gracePeriodSeconds
+	}
+	if grace < 0 {
+		grace = 0
+	}
+	if p.Spec.NodeName == "" || p.IsTerminal() {
+		grace = 0
+	}
+	if grace == 0 && len(p.Finalizers) == 0 {
+		return c.RemovePod(namespace, name)
+	}
+	deadline := c.now.Add(time.Duration(grace) * time.Second)
+	if p.DeletionTimestamp != nil {
+		if !deadline.Before(*p.DeletionTimestamp) {
+			return nil
+		}
+	}
+	p.DeletionTimestamp = &deadline
+	g := grace
+	p.DeletionGracePeriodSeconds = &g
+	return c.UpdatePod(p)
+}
+
+// PodNodeNames returns the node names that bound pods refer to, sorted
+// (nodes that no longer exist included). The pod GC uses it to find pods
+// bound to vanished nodes without scanning every pod.
+func (c *Cluster) PodNodeNames() []string {
+	out := make([]string, 0, len(c.podsByNode))
+	for n, m := range c.podsByNode {
+		if n != "" && len(m) > 0 {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,582 @@
+// Package controller is the simulated DaemonSet controller of
+// kube-controller-manager (pkg/controller/daemon): for every DaemonSet it
+// claims pods, decides per node whether a daemon pod should run there
+// (NodeShouldRunDaemonPod), creates and deletes pods (manage, syncNodes),
+// records ControllerRevisions, and writes the status.
+//
+// Differences from upstream, all because the simulated API calls are
+// synchronous and never fail: there are no expectations, no informer
+// caches and no work queue; Sync runs syncDaemonSet for every DaemonSet in
+// namespace/name order on every pass of the simulation loop. As the
+// simulated API calls are observed at once, the expectations upstream checks
+// before rollingUpdate are always satisfied (as with the fake pod control of
+// the upstream unit tests), so rollingUpdate runs right after manage in
+// every sync of a RollingUpdate DaemonSet (update.go).
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// Upstream constants (pkg/controller/daemon and kube-controller-manager).
+const (
+	// BurstReplicas caps creates and deletes per sync (daemon_controller.go).
+	BurstReplicas = 250
+	// SlowStartInitialBatchSize is the first create batch; batches double.
+	SlowStartInitialBatchSize = 1
+	// FailedPodsBackoffInitial and FailedPodsBackoffMax bound the delay
+	// before another failed pod on the same node is deleted.
+	FailedPodsBackoffInitial = time.Second
+	FailedPodsBackoffMax     = 15 * time.Minute
+)
+
+// Event reasons of the DaemonSet controller.
+const (
+	SelectingAllReason       = "SelectingAll"
+	FailedDaemonPodReason    = "FailedDaemonPod"
+	SucceededDaemonPodReason = "SucceededDaemonPod"
+	SuccessfulCreateReason   = "SuccessfulCreate"
+	SuccessfulDeleteReason   = "SuccessfulDelete"
+)
+
+// DaemonSetsController mirrors upstream DaemonSetsController on the
+// simulated store. Create it with NewDaemonSetsController.
+type DaemonSetsController struct {
+	c *cluster.Cluster
+	// BurstReplicas caps creates and deletes per sync (default 250).
+	BurstReplicas int
+
+	failedPodsBackoff *Backoff
+
+	// lastVerdict remembers the verdict last reported per DaemonSet and
+	// node, so that a "skip" decision is recorded when it changes, not on
+	// every pass.
+	lastVerdict map[verdictKey]verdictCode
+	// selectingAll remembers DaemonSets (uid/generation) already warned
+	// about an empty selector or a selector that misses the template.
+	selectingAll map[string]bool
+	// lastWait is the last "wait" decision of rollingUpdate per DaemonSet
+	// UID, so that a stalled rollout is explained once, not every pass.
+	lastWait map[string]string
+	// known are the DaemonSet UIDs of the previous Sync, to forget the
+	// verdicts of deleted DaemonSets.
+	known map[string]bool
+	// lastRV and lastNow let Sync skip work when nothing changed.
+	lastRV  int64
+	lastNow time.Time
+	synced  bool
+}
+
+type verdictKey struct{ ds, node string }
+
+// NewDaemonSetsController returns a controller working on c.
+func NewDaemonSetsController(c *cluster.Cluster) *DaemonSetsController {
+	return &DaemonSetsController{
+		c:                 c,
+		BurstReplicas:     BurstReplicas,
+		failedPodsBackoff: NewBackoff(FailedPodsBackoffInitial, FailedPodsBackoffMax),
+		lastVerdict:       map[verdictKey]verdictCode{},
+		selectingAll:      map[string]bool{},
+		lastWait:          map[string]string{},
+		known:             map[string]bool{},
+	}
+}
+
+// Sync runs syncDaemonSet for every DaemonSet, in namespace/name order. When
+// neither the store nor the clock changed since the previous Sync it does
+// nothing (the result would be the same).
+func (dsc *DaemonSetsController) Sync() {
+	c := dsc.c
+	if dsc.synced && c.ResourceVersion() == dsc.lastRV && c.Now().Equal(dsc.lastNow) {
+		return
+	}
+	// Remember the version before our own writes: they are events the
+	// controller must observe on the next pass (a deleted pod frees its node).
+	dsc.synced, dsc.lastRV, dsc.lastNow = true, c.ResourceVersion(), c.Now()
+	dss := c.DaemonSets()
+	dsc.forgetDeleted(dss)
+	if len(dss) > 0 {
+		nodes := c.Nodes()
+		for _, ds := range dss {
+			dsc.syncDaemonSet(ds, nodes)
+		}
+	}
+}
+
+// forgetDeleted drops the remembered verdicts of DaemonSets that are gone.
+func (dsc *DaemonSetsController) forgetDeleted(dss []*api.DaemonSet) {
+	now := make(map[string]bool, len(dss))
+	gone := false
+	for _, ds := range dss {
+		now[ds.UID] = true
+	}
+	for uid := range dsc.known {
+		if !now[uid] {
+			gone = true
+		}
+	}
+	dsc.known = now
+	if !gone {
+		return
+	}
+	for uid := range dsc.lastWait {
+		if !now[uid] {
+			delete(dsc.lastWait, uid)
+		}
+	}
+	for k := range dsc.lastVerdict {
+		if !now[k.ds] {
+			delete(dsc.lastVerdict, k)
+		}
+	}
+}
+
+// Invalidate makes the next Sync run even if nothing changed (benchmarks,
+// and callers that changed state outside the store).
+func (dsc *DaemonSetsController) Invalidate() { dsc.synced = false }
+
+func dsObject(ds *api.DaemonSet) string { return "DaemonSet/" + ds.Namespace + "/" + ds.Name }
+func podObject(p *api.Pod) string       { return "Pod/" + p.Namespace + "/" + p.Name }
+
+func (dsc *DaemonSetsController) decide(ds *api.DaemonSet, fn, object, node, action, reason string) {
+	if object == "" {
+		object = dsObject(ds)
+	}
+	dsc.c.Decide(cluster.Decision{Component: cluster.ComponentDaemonSetController, Func: fn, Object: object, Node: node, Action: action, Reason: reason})
+}
+
+func (dsc *DaemonSetsController) event(ds *api.DaemonSet, eventType, reason, message string) {
+	dsc.c.Record("DaemonSet", &ds.ObjectMeta, "", eventType, reason, message, cluster.ComponentDaemonSetController, "")
+}
+
+// syncDaemonSet mirrors upstream syncDaemonSet (§1.1): refuse the empty
+// selector (SelectingAll), skip a DaemonSet being deleted, construct
+// history, manage pods, roll out a new template (RollingUpdate only), clean
+// up history, and update the status.
+func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.Node) {
+	if api.IsEmptyLabelSelector(ds.Spec.Selector) {
+		key := fmt.Sprintf("%s/%d", ds.UID, ds.Generation)
+		if !dsc.selectingAll[key] {
+			dsc.selectingAll[key] = true
+			dsc.event(ds, api.EventTypeWarning, SelectingAllReason, "This daemon set is selecting all pods. A non-empty selector is required.")
+			dsc.decide(ds, "syncDaemonSet", "", "", "skip", "the selector is empty ({}), which would select every pod: the controller does nothing")
+		}
+		return
+	}
+	if ds.DeletionTimestamp != nil {
+		return
+	}
+	sel, err := api.LabelSelectorAsSelector(ds.Spec.Selector)
+	if err != nil {
+		return
+	}
+	if !sel.Matches(ds.Spec.Template.Labels) {
+		// The API server refuses such a DaemonSet ("selector does not match
+		// template labels"); one stored anyway would create pods it can never
+		// claim, forever. Do nothing and say so once.
+		key := fmt.Sprintf("%s/%d/template", ds.UID, ds.Generation)
+		if !dsc.selectingAll[key] {
+			dsc.selectingAll[key] = true
+			dsc.decide(ds, "syncDaemonSet", "", "", "skip", "the selector does not match the pod template's labels, so the controller could never own its pods: it does nothing")
+		}
+		return
+	}
+	cur, old, err := dsc.constructHistory(ds, sel)
+	if err != nil {
+		return
+	}
+	hash := cur.Labels[api.ControllerRevisionHashLabelKey]
+	plan := newPodPlan(ds)
+	verdicts := plan.evalAll(nodes)
+
+	nodeToDaemonPods := dsc.getNodesToDaemonPods(ds, sel, false)
+	deleted := dsc.manage(ds, nodes, verdicts, nodeToDaemonPods, hash, plan)
+
+	// updateDaemonSet: rollingUpdate after manage, only for RollingUpdate
+	// (OnDelete: old pods are replaced only when something else deletes
+	// them; manage then creates the new pod from the current template).
+	// Upstream also requires satisfied expectations, which they always are
+	// here (see the package comment).
+	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
+		if deleted {
+			// Upstream rollingUpdate re-reads the pods and so sees manage's
+			// deletes. Pods manage just created need no re-read: they are
+			// updated and not yet available, which rollingUpdate treats
+			// exactly like a node without a pod.
+			nodeToDaemonPods = dsc.getNodesToDaemonPods(ds, sel, false)
+		}
+		dsc.rollingUpdate(ds, nodes, verdicts, nodeToDaemonPods, hash, plan, cur, old)
+	}
+
+	// Re-read after manage, as the next sync (or status update) would see it.
+	nodeToDaemonPods = dsc.getNodesToDaemonPods(ds, sel, true)
+	dsc.cleanupHistory(ds, old, nodeToDaemonPods)
+	dropDeletedTerminal(nodeToDaemonPods)
+	dsc.updateDaemonSetStatus(ds, nodes, verdicts, nodeToDaemonPods, hash)
+}
+
+// getNodesToDaemonPods mirrors upstream getNodesToDaemonPods: the pods
+// claimed by the DaemonSet (ClaimPods over the pods it controls and the
+// orphans of its namespace) grouped by target node (GetTargetNodeName).
+// Unless includeDeletedTerminal, terminal pods with a deletionTimestamp are
+// left out.
+func (dsc *DaemonSetsController) getNodesToDaemonPods(ds *api.DaemonSet, sel api.Selector, includeDeletedTerminal bool) map[string][]*api.Pod {
+	out := map[string][]*api.Pod{}
+	for _, p := range dsc.claimPods(ds, sel) {
+		if !includeDeletedTerminal && p.DeletionTimestamp != nil && p.IsTerminal() {
+			continue
+		}
+		node, err := GetTargetNodeName(p)
+		if err != nil {
+			continue
+		}
+		out[node] = append(out[node], p)
+	}
+	return out
+}
+
+func dropDeletedTerminal(m map[string][]*api.Pod) {
+	for node, pods := range m {
+		kept := pods[:0:0]
+		for _, p := range pods {
+			if !(p.DeletionTimestamp != nil && p.IsTerminal()) {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			delete(m, node)
+		} else {
+			m[node] = kept
+		}
+	}
+}
+
+// claimPods mirrors ControllerRefManager.ClaimPods for a DaemonSet: pods it
+// controls stay claimed while their labels match the selector and are
+// released (controller ownerReference removed) when they stop matching;
+// orphans of its namespace whose labels match and that are not being
+// deleted are adopted (ownerReference added). Pods controlled by others are
+// ignored. Uses the store's owner index: linear in the pods involved.
+func (dsc *DaemonSetsController) claimPods(ds *api.DaemonSet, sel api.Selector) []*api.Pod {
+	c := dsc.c
+	var claimed []*api.Pod
+	for _, p := range c.PodsOwnedBy(ds.UID) {
+		if sel.Matches(p.Labels) {
+			claimed = append(claimed, p)
+			continue
+		}
+		removeOwnerRef(&p.ObjectMeta, ds.UID)
+		if err := c.UpdatePod(p); err == nil {
+			dsc.decide(ds, "ClaimPods", podObject(p), p.Spec.NodeName, "release",
+				"the pod's labels no longer match the DaemonSet's selector, so the controller releases it (it keeps running as an orphan)")
+		}
+	}
+	for _, p := range c.PodsOwnedBy("") {
+		if p.Namespace != ds.Namespace || p.DeletionTimestamp != nil || !sel.Matches(p.Labels) {
+			continue
+		}
+		p.OwnerReferences = append(p.OwnerReferences, newControllerRef(ds))
+		if err := c.UpdatePod(p); err == nil {
+			dsc.decide(ds, "ClaimPods", podObject(p), p.Spec.NodeName, "adopt",
+				"an orphan pod whose labels match the DaemonSet's selector is adopted")
+			claimed = append(claimed, p)
+		}
+	}
+	return claimed
+}
+
+// manage mirrors upstream manage: podsShouldBeOnNode for every node, plus
+// getUnscheduledPodsWithoutNode, then syncNodes. verdicts[i] is the
+// verdict of nodes[i]. It reports whether it deleted (or tried to delete)
+// any pod.
+func (dsc *DaemonSetsController) manage(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string, plan *podPlan) (deleted bool) {
+	var nodesNeedingDaemonPods []podToCreate
+	var podsToDelete []podToDelete
+	for i, node := range nodes {
+		need, del := dsc.podsShouldBeOnNode(ds, node, verdicts[i], nodeToDaemonPods, hash, plan)
+		if need {
+			nodesNeedingDaemonPods = append(nodesNeedingDaemonPods, podToCreate{node: node.Name})
+		}
+		podsToDelete = append(podsToDelete, del...)
+	}
+	podsToDelete = append(podsToDelete, getUnscheduledPodsWithoutNode(nodes, nodeToDaemonPods)...)
+	dsc.syncNodes(ds, podsToDelete, nodesNeedingDaemonPods, hash)
+	return len(podsToDelete) > 0
+}
+
+// podToDelete is a pod syncNodes deletes, with the reason and the upstream
+// function that chose it.
+type podToDelete struct {
+	pod    *api.Pod
+	node   string
+	fn     string
+	reason string
+}
+
+// podToCreate is a node syncNodes creates a pod for, with the upstream
+// function that chose it and why. An empty fn means manage ("syncNodes",
+// the node has no pod).
+type podToCreate struct {
+	node   string
+	fn     string
+	reason string
+}
+
+// podsShouldBeOnNode mirrors upstream podsShouldBeOnNode (§1.5): whether the
+// node needs a daemon pod, and which of its pods to delete (failed pods, with
+// a per-node backoff; succeeded pods; all but the oldest of several running
+// pods; every pod when the node must not keep one).
+func (dsc *DaemonSetsController) podsShouldBeOnNode(ds *api.DaemonSet, node *api.Node, v verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string, plan *podPlan) (needsPod bool, toDelete []podToDelete) {
+	dsc.noteVerdict(ds, node, plan, v)
+	daemonPods, exists := nodeToDaemonPods[node.Name]
+	const fn = "podsShouldBeOnNode"
+
+	switch {
+	case v.shouldRun && !exists:
+		return true, nil
+	case v.shouldContinue:
+		var running []*api.Pod
+		now := dsc.c.Now()
+		for _, pod := range daemonPods {
+			if pod.DeletionTimestamp != nil {
+				continue
+			}
+			switch pod.Status.Phase {
+			case api.PodFailed:
+				key := fmt.Sprintf("%s/%d/%s", ds.UID, ds.Status.ObservedGeneration, node.Name)
+				if dsc.failedPodsBackoff.IsInBackOffSinceUpdate(key, now) {
+					dsc.c.WakeAt(dsc.failedPodsBackoff.until(key))
+					continue
+				}
+				dsc.failedPodsBackoff.Next(key, now)
+				dsc.event(ds, api.EventTypeWarning, FailedDaemonPodReason,
+					fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", pod.Namespace, pod.Name, node.Name))
+				toDelete = append(toDelete, podToDelete{pod, node.Name, fn, fmt.Sprintf(
+					"the pod failed; it is deleted and replaced (another failed pod on this node waits %s, doubling up to 15m)", dsc.failedPodsBackoff.Get(key))})
+			case api.PodSucceeded:
+				dsc.event(ds, api.EventTypeNormal, SucceededDaemonPodReason,
+					fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", pod.Namespace, pod.Name, node.Name))
+				toDelete = append(toDelete, podToDelete{pod, node.Name, fn, "the pod succeeded (exited 0); a daemon pod should keep running, so it is deleted and replaced"})
+			default:
+				running = append(running, pod)
+			}
+		}
+		if !AllowsSurge(ds) {
+			if len(running) <= 1 {
+				return false, toDelete
+			}
+			podByCreationTimestampAndPhase(running)
+			for _, p := range running[1:] {
+				toDelete = append(toDelete, podToDelete{p, node.Name, fn, fmt.Sprintf(
+					"more than one daemon pod on the node: the oldest bound one (%s) is kept", running[0].Name)})
+			}
+			return false, toDelete
+		}
+		// maxSurge > 0
+		if len(running) <= 1 {
+			return len(running) == 0 && v.shouldRun, toDelete
+		}
+		podByCreationTimestampAndPhase(running)
+		var oldestNew, oldestOld *api.Pod
+		for _, p := range running {
+			if p.Labels[api.ControllerRevisionHashLabelKey] == hash {
+				if oldestNew == nil {
+					oldestNew = p
+					continue
+				}
+			} else if oldestOld == nil {
+				oldestOld = p
+				continue
+			}
+			toDelete = append(toDelete, podToDelete{p, node.Name, fn, "more than one daemon pod of the same revision on the node: the oldest is kept"})
+		}
+		if oldestNew != nil && oldestOld != nil {
+			switch {
+			case !oldestOld.IsReady():
+				toDelete = append(toDelete, podToDelete{oldestOld, node.Name, fn, "an updated pod exists and the old pod is not ready"})
+			case oldestNew.IsAvailable(ds.Spec.MinReadySeconds, dsc.c.Now()):
+				toDelete = append(toDelete, podToDelete{oldestOld, node.Name, fn, "the updated pod is available, so the old one goes"})
+			}
+		}
+		return false, toDelete
+	case !v.shouldContinue && exists:
+		reason := plan.explain(node).Reason()
+		for _, p := range daemonPods {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			toDelete = append(toDelete, podToDelete{p, node.Name, fn, "the node must not keep this daemon pod: " + reason})
+		}
+	}
+	return false, toDelete
+}
+
+// noteVerdict records a "skip" decision when a node's verdict for the
+// DaemonSet changes to not-eligible.
+func (dsc *DaemonSetsController) noteVerdict(ds *api.DaemonSet, node *api.Node, plan *podPlan, v verdictCode) {
+	k := verdictKey{ds.UID, node.Name}
+	if old, ok := dsc.lastVerdict[k]; ok && old == v {
+		return
+	}
+	dsc.lastVerdict[k] = v
+	if v.shouldRun {
+		return
+	}
+	reason := plan.explain(node).Reason()
+	if v.shouldContinue {
+		reason += " (shouldRun=false, shouldContinueRunning=true)"
+	} else {
+		reason += " (shouldRun=false, shouldContinueRunning=false)"
+	}
+	dsc.decide(ds, "NodeShouldRunDaemonPod", "", node.Name, "skip", reason)
+}
+
+// getUnscheduledPodsWithoutNode mirrors the upstream function: pods that
+// target a node which no longer exists and are not bound (the pod GC would
+// never remove them).
+func getUnscheduledPodsWithoutNode(nodes []*api.Node, nodeToDaemonPods map[string][]*api.Pod) []podToDelete {
+	known := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		known[n.Name] = true
+	}
+	var out []podToDelete
+	names := sortedKeys(nodeToDaemonPods)
+	for _, node := range names {
+		if known[node] {
+			continue
+		}
+		for _, p := range nodeToDaemonPods[node] {
+			if p.Spec.NodeName == "" {
+				out = append(out, podToDelete{p, node, "getUnscheduledPodsWithoutNode",
+					fmt.Sprintf("the pod is pinned to node %s, which no longer exists, and was never bound", node)})
+			}
+		}
+	}
+	return out
+}
+
+// syncNodes mirrors upstream syncNodes: at most BurstReplicas creates and
+// deletes per sync; creates in slow-start batches of 1, 2, 4, ...; each
+// create is the CreatePodTemplate pod pinned by ReplaceDaemonSetPodNodeNameNodeAffinity.
+func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []podToDelete, nodesNeedingDaemonPods []podToCreate, hash string) {
+	c := dsc.c
+	createDiff := min(len(nodesNeedingDaemonPods), dsc.BurstReplicas)
+	deleteDiff := min(len(podsToDelete), dsc.BurstReplicas)
+
+	if createDiff > 0 {
+		template := CreatePodTemplate(&ds.Spec.Template, GetTemplateGeneration(ds), hash)
+		batch := 0
+		batchSize := min(createDiff, SlowStartInitialBatchSize)
+		for pos := 0; createDiff > pos; batchSize, pos = min(2*batchSize, createDiff-(pos+batchSize)), pos+batchSize {
+			batch++
+			for i := pos; i < pos+batchSize; i++ {
+				want := nodesNeedingDaemonPods[i]
+				nodeName := want.node
+				pod := newDaemonPod(ds, &template, nodeName)
+				if err := c.CreatePod(pod); err != nil {
+					dsc.event(ds, api.EventTypeWarning, "FailedCreate", "Error creating: "+err.Error())
+					continue
+				}
+				dsc.event(ds, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+pod.Name)
+				fn, reason := want.fn, want.reason
+				if fn == "" {
+					fn = "syncNodes"
+					reason = fmt.Sprintf("node %s should run a daemon pod and has none (slow-start batch %d: %d pod(s))", nodeName, batch, batchSize)
+				}
+				if len(nodesNeedingDaemonPods) > createDiff {
+					reason += fmt.Sprintf("; %d more nodes wait for the next sync (burstReplicas %d)", len(nodesNeedingDaemonPods)-createDiff, dsc.BurstReplicas)
+				}
+				dsc.decide(ds, fn, podObject(pod), nodeName, "create", reason)
+			}
+		}
+	}
+	for i := 0; i < deleteDiff; i++ {
+		d := podsToDelete[i]
+		if err := c.DeletePod(d.pod.Namespace, d.pod.Name, nil); err != nil {
+			if !cluster.IsNotFound(err) {
+				dsc.event(ds, api.EventTypeWarning, "FailedDelete", "Error deleting: "+err.Error())
+			}
+			continue
+		}
+		dsc.event(ds, api.EventTypeNormal, SuccessfulDeleteReason, "Deleted pod: "+d.pod.Name)
+		dsc.decide(ds, d.fn, podObject(d.pod), d.node, "delete", d.reason)
+	}
+}
+
+// updateDaemonSetStatus mirrors upstream updateDaemonSetStatus and
+// storeDaemonSetStatus (§1.10): per node, desired if shouldRun; current,
+// ready, available and updated from the oldest pod when it should run;
+// misscheduled when it should not but has a pod. The status is written only
+// when a number or observedGeneration changes. With minReadySeconds, a
+// wake-up is queued for when a ready pod becomes available.
+func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string) {
+	now := dsc.c.Now()
+	gen := GetTemplateGeneration(ds)
+	var desired, current, ready, available, updated, misscheduled int32
+	var nextAvailable time.Time
+	for i, node := range nodes {
+		v := verdicts[i]
+		pods := nodeToDaemonPods[node.Name]
+		if !v.shouldRun {
+			if len(pods) > 0 {
+				misscheduled++
+			}
+			continue
+		}
+		desired++
+		if len(pods) == 0 {
+			continue
+		}
+		current++
+		podByCreationTimestampAndPhase(pods)
+		pod := pods[0]
+		if pod.IsReady() {
+			ready++
+			if pod.IsAvailable(ds.Spec.MinReadySeconds, now) {
+				available++
+			} else if c := pod.Condition(api.PodReady); c != nil {
+				t := c.LastTransitionTime.Add(time.Duration(ds.Spec.MinReadySeconds)*time.Second + time.Second)
+				if nextAvailable.IsZero() || t.Before(nextAvailable) {
+					nextAvailable = t
+				}
+			}
+		}
+		if IsPodUpdated(pod, hash, gen) {
+			updated++
+		}
+	}
+	if !nextAvailable.IsZero() {
+		dsc.c.WakeAt(nextAvailable)
+	}
+	st := ds.Status
+	st.DesiredNumberScheduled = desired
+	st.CurrentNumberScheduled = current
+	st.NumberReady = ready
+	st.NumberAvailable = available
+	st.UpdatedNumberScheduled = updated
+	st.NumberMisscheduled = misscheduled
+	st.NumberUnavailable = desired - available
+	st.ObservedGeneration = ds.Generation
+	old := ds.Status
+	if old.DesiredNumberScheduled == st.DesiredNumberScheduled && old.CurrentNumberScheduled == st.CurrentNumberScheduled &&
+		old.NumberReady == st.NumberReady && old.NumberAvailable == st.NumberAvailable &&
+		old.UpdatedNumberScheduled == st.UpdatedNumberScheduled && old.NumberMisscheduled == st.NumberMisscheduled &&
+		old.NumberUnavailable == st.NumberUnavailable && old.ObservedGeneration >= ds.Generation {
+		return
+	}
+	ds.Status = st
+	_ = dsc.c.UpdateDaemonSet(ds)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortStrings(out)
+	return out
+}

@@ -1,0 +1,148 @@
+package kubectl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+func annotateFlags() []*flagDef {
+	return []*flagDef{
+		boolFlag("overwrite", ""),
+		boolFlag("list", ""),
+		boolFlag("local", ""),
+		stringFlag("selector", "l", ""),
+		stringFlag("field-selector", "", ""),
+		boolFlag("all", ""),
+		boolFlag("all-namespaces", "A"),
+		stringFlag("resource-version", "", ""),
+		dryRunFlag(),
+		stringFlag("output", "o", ""),
+		stringFlag("field-manager", "", "kubectl-annotate"),
+		{name: "filename", shorthand: "f", kind: flagStringSlice},
+	}
+}
+
+// parseAnnotations mirrors kubectl annotate's parseAnnotations.
+func parseAnnotations(args []string) (map[string]string, []string, error) {
+	var invalid []string
+	add := map[string]string{}
+	var remove []string
+	for _, a := range args {
+		switch {
+		case strings.Contains(a, "="):
+			k, v, _ := strings.Cut(a, "=")
+			add[k] = v
+		case strings.HasSuffix(a, "-"):
+			remove = append(remove, a[:len(a)-1])
+		default:
+			invalid = append(invalid, a)
+		}
+	}
+	if len(invalid) > 0 {
+		return nil, nil, &plainError{"invalid annotation format: " + strings.Join(invalid, ", ")}
+	}
+	for _, r := range remove {
+		if _, ok := add[r]; ok {
+			return nil, nil, &plainError{"can not both modify and remove an annotation in the same command"}
+		}
+	}
+	return add, remove, nil
+}
+
+// runAnnotate mirrors kubectl annotate (pkg/cmd/annotate AnnotateOptions.RunAnnotate).
+func runAnnotate(inv *invocation) error {
+	f := inv.flags
+	resources, pairs, err := getResourcesAndPairs(inv.args, "annotation")
+	if err != nil {
+		return err
+	}
+	add, remove, err := parseAnnotations(pairs)
+	if err != nil {
+		return err
+	}
+	dry, err := dryRunStrategy(f)
+	if err != nil {
+		return err
+	}
+	if err := checkNameOutput(f); err != nil {
+		return err
+	}
+	if f.Bool("local") || len(f.Strings("filename")) > 0 {
+		return &plainError{"annotate --local and -f are not simulated in the playground"}
+	}
+	all, selStr := f.Bool("all"), f.String("selector")
+	if all && selStr != "" {
+		return &plainError{"cannot set --all and --selector at the same time"}
+	}
+	if len(resources) < 1 {
+		return &plainError{"one or more resources must be specified as <resource> <name> or <resource>/<name>"}
+	}
+	if len(add) < 1 && len(remove) < 1 && !f.Bool("list") {
+		return &plainError{"at least one annotation update is required"}
+	}
+	objs, errs, err := inv.targets(resources, selStr, all, f.Bool("all-namespaces"))
+	if err != nil {
+		return err
+	}
+	c := inv.env.Cluster
+	for _, o := range objs {
+		if f.Bool("list") {
+			for _, k := range sortedKeys(o.meta.Annotations) {
+				fmt.Fprintf(&inv.out, "%s=%s\n", k, o.meta.Annotations[k])
+			}
+			continue
+		}
+		if !f.Bool("overwrite") {
+			var found []string
+			for _, k := range sortedKeys(add) {
+				if k == api.ChangeCauseAnnotation {
+					continue // the change-cause annotation can always be overwritten
+				}
+				if v, ok := o.meta.Annotations[k]; ok && v != add[k] {
+					found = append(found, fmt.Sprintf("'%s' already has a value (%s)", k, v))
+				}
+			}
+			if len(found) > 0 {
+				errs = append(errs, &plainError{"--overwrite is false but found the following declared annotation(s): " + strings.Join(found, "; ")})
+				continue
+			}
+		}
+		var causes []string
+		for _, k := range sortedKeys(add) {
+			for _, msg := range isQualifiedName(k) {
+				causes = append(causes, fmt.Sprintf("metadata.annotations: Invalid value: %q: %s", k, msg))
+			}
+		}
+		if len(causes) > 0 {
+			errs = append(errs, &invalidError{kind: o.rt.kind, name: o.meta.Name, causes: causes})
+			continue
+		}
+		if dry == "" {
+			updated := map[string]string{}
+			for k, v := range o.meta.Annotations {
+				updated[k] = v
+			}
+			for k, v := range add {
+				updated[k] = v
+			}
+			for _, r := range remove {
+				delete(updated, r)
+			}
+			if len(updated) == 0 {
+				updated = nil
+			}
+			o.meta.Annotations = updated
+			if err := updateObject(c, o); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "RunAnnotate",
+				Object: decisionObject(o), Action: "annotate", Reason: inv.line})
+		}
+		nameOutput(inv, o.rt, o.meta.Name, "annotated"+dryRunSuffix(dry))
+	}
+	return visitErr(errs)
+}

@@ -1,0 +1,168 @@
+package kubectl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/manifest"
+)
+
+func applyFlags() []*flagDef {
+	return []*flagDef{
+		{name: "filename", shorthand: "f", kind: flagStringSlice},
+		boolFlag("recursive", "R"),
+		{name: "kustomize", shorthand: "k", kind: flagString},
+		stringFlag("output", "o", ""),
+		dryRunFlag(),
+		stringFlag("validate", "", "strict"),
+		stringFlag("field-manager", "", "kubectl-client-side-apply"),
+		boolFlag("server-side", ""),
+		boolFlag("force-conflicts", ""),
+		boolFlag("save-config", ""),
+		boolFlag("overwrite", ""),
+		boolFlag("prune", ""),
+		boolFlag("force", ""),
+		stringFlag("selector", "l", ""),
+	}
+}
+
+func runApply(inv *invocation) error   { return inv.applyFiles(manifest.ModeApply) }
+func runCreate(inv *invocation) error  { return inv.applyFiles(manifest.ModeCreate) }
+func runReplace(inv *invocation) error { return inv.applyFiles(manifest.ModeReplace) }
+
+// readFiles returns the documents of every -f file: a key of env.Files,
+// or "-" for env.Files["-"] (standard input).
+func (inv *invocation) readFiles(files []string) ([]manifest.Document, error) {
+	var docs []manifest.Document
+	for _, name := range files {
+		text, ok := inv.env.Files[name]
+		if !ok {
+			if name == "-" {
+				text = ""
+			} else {
+				return nil, &plainError{fmt.Sprintf("the path %q does not exist", name)}
+			}
+		}
+		d, err := manifest.Decode(name, text)
+		if err != nil {
+			return nil, manifestError(err)
+		}
+		docs = append(docs, d...)
+	}
+	return docs, nil
+}
+
+// manifestError passes a manifest error through as kubectl prints it.
+func manifestError(err error) error {
+	var me *manifest.Error
+	if errors.As(err, &me) {
+		return &rawError{text: me.Error()}
+	}
+	return err
+}
+
+// applyFiles is kubectl apply / create / replace -f: decode every file,
+// write through manifest.ApplyTo, print its lines.
+func (inv *invocation) applyFiles(mode manifest.Mode) error {
+	f := inv.flags
+	files := f.Strings("filename")
+	if f.String("kustomize") != "" {
+		return &plainError{"-k (kustomize) is not simulated in the playground"}
+	}
+	if len(files) == 0 {
+		if mode == manifest.ModeApply {
+			return &plainError{"must specify one of -f and -k"}
+		}
+		if mode == manifest.ModeReplace {
+			return &usageError{msg: "Must specify --filename to replace", cmdPath: inv.cmd.path()}
+		}
+		// kubectl create without -f prints its help after the error.
+		return &rawError{text: "Error: must specify one of -f and -k\n\n" + commandHelp(inv.cmd)}
+	}
+	if len(inv.args) > 0 {
+		return &plainError{"Unexpected args: [" + strings.Join(inv.args, " ") + "]"}
+	}
+	if f.String("dry-run") != "none" {
+		if _, err := dryRunStrategy(f); err != nil {
+			return err
+		}
+		return &plainError{"--dry-run is not simulated in the playground for " + inv.cmd.name}
+	}
+	if out := f.String("output"); out != "" && out != "name" {
+		return &plainError{fmt.Sprintf("-o %s is not simulated in the playground for %s (only -o name)", out, inv.cmd.name)}
+	}
+	docs, err := inv.readFiles(files)
+	if err != nil {
+		return err
+	}
+	if len(docs) == 0 {
+		return &plainError{"no objects passed to " + inv.cmd.name}
+	}
+	for _, d := range docs {
+		if d.Skipped {
+			fmt.Fprintf(&inv.errOut, "Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
+				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
+		}
+	}
+	if inv.explicitNS && inv.namespace != api.DefaultNamespace {
+		return &plainError{fmt.Sprintf("%s -n is not simulated in the playground: set metadata.namespace in the manifest instead", inv.cmd.name)}
+	}
+	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
+	for _, l := range lines {
+		if f.String("output") == "name" {
+			if i := strings.LastIndex(l, " "); i > 0 {
+				l = l[:i]
+			}
+		}
+		inv.out.WriteString(l + "\n")
+	}
+	if err != nil {
+		return manifestError(err)
+	}
+	if len(lines) > 0 {
+		inv.env.Cluster.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "Run" + strings.ToUpper(inv.cmd.name[:1]) + inv.cmd.name[1:],
+			Object: strings.Join(files, ","), Action: inv.cmd.name, Reason: inv.line + ": " + strings.Join(lines, "; ")})
+	}
+	return nil
+}
+
+// fileTargets resolves the objects named by -f files (kubectl delete -f).
+func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
+	docs, err := inv.readFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	var objs []object
+	var errs []error
+	c := inv.env.Cluster
+	for _, d := range docs {
+		var rt *resourceType
+		switch d.Object.(type) {
+		case *api.DaemonSet:
+			rt = rtDaemonSets
+		case *api.Pod:
+			rt = rtPods
+		case *api.Node:
+			rt = rtNodes
+		default:
+			fmt.Fprintf(&inv.errOut, "Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
+				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
+			continue
+		}
+		ns := d.Namespace
+		if ns == "" {
+			ns = inv.namespace
+		}
+		o, err := getObject(c, rt, ns, d.Name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w", &cluster.StatusError{Reason: "NotFound", Message: fmt.Sprintf("error when deleting %q: %s", d.Name, err.Error())}))
+			_ = o
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs, errs, nil
+}

@@ -1,0 +1,179 @@
+package kubectl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// usageError is an error kubectl reports with a pointer to the command's
+// help (cmdutil.UsageErrorf): "<msg>\nSee 'kubectl <cmd> -h' for help and examples".
+type usageError struct {
+	msg     string
+	cmdPath string
+}
+
+func (e *usageError) Error() string {
+	return e.msg + "\nSee '" + e.cmdPath + " -h' for help and examples"
+}
+
+// flagError is a flag-parsing error, which cobra reports (through kubectl's
+// flag error function) as "error: <msg>\nSee '<cmd> --help' for usage.".
+type flagError struct {
+	msg     string
+	cmdPath string
+}
+
+func (e *flagError) Error() string { return e.msg }
+
+// rawError is printed exactly as its text (already in kubectl's words, with
+// its own "error: " prefixes), e.g. a manifest error.
+type rawError struct{ text string }
+
+func (e *rawError) Error() string { return e.text }
+
+// invalidError mirrors an API server Invalid (422) StatusError with its
+// causes, which checkErr prints as `The <Kind> "<name>" is invalid: <cause>`
+// or, for several causes, a first line and one `* <cause>` line each.
+type invalidError struct {
+	kind, name string
+	causes     []string // "<field>: <message>"
+}
+
+func (e *invalidError) Error() string {
+	return fmt.Sprintf("%s %q is invalid: %s", e.kind, e.name, strings.Join(e.causes, ", "))
+}
+
+func (e *invalidError) render() string {
+	head := fmt.Sprintf("The %s %q is invalid: ", e.kind, e.name)
+	var uniq []string
+	seen := map[string]bool{}
+	for _, c := range e.causes {
+		if !seen[c] {
+			seen[c] = true
+			uniq = append(uniq, c)
+		}
+	}
+	if len(uniq) == 1 {
+		return head + uniq[0] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, c := range uniq {
+		b.WriteString("* " + c + "\n")
+	}
+	return b.String()
+}
+
+// aggregate mirrors utilerrors.Aggregate: several errors reported together.
+type aggregate []error
+
+func (a aggregate) Error() string {
+	msgs := make([]string, len(a))
+	for i, e := range a {
+		msgs[i] = e.Error()
+	}
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// newAggregate mirrors utilerrors.NewAggregate: nil for no errors.
+func newAggregate(errs []error) error {
+	var out aggregate
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// visitErr mirrors resource.ContinueOnErrorVisitor's result: nil, the one
+// error itself, or an aggregate of several.
+func visitErr(errs []error) error {
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return aggregate(out)
+}
+
+// standardErrorMessage mirrors cmdutil.StandardErrorMessage: API errors as
+// "Error from server (<Reason>): <message>"; ok is false for other errors.
+func standardErrorMessage(err error) (string, bool) {
+	var ie *invalidError
+	if errors.As(err, &ie) {
+		return "Error from server (Invalid): " + ie.Error(), true
+	}
+	var se *cluster.StatusError
+	if errors.As(err, &se) {
+		if se.Reason != "" {
+			return "Error from server (" + se.Reason + "): " + se.Message, true
+		}
+		return "Error from server: " + se.Message, true
+	}
+	return "", false
+}
+
+// messageForError mirrors cmdutil.messageForError.
+func messageForError(err error) string {
+	if msg, ok := standardErrorMessage(err); ok {
+		return msg
+	}
+	return err.Error()
+}
+
+// checkErr renders an error as kubectl's cmdutil.checkErr prints it on
+// stderr (always ending in a newline); "" for nil.
+func checkErr(err error) string {
+	if agg, ok := err.(aggregate); ok && len(agg) == 1 {
+		err = agg[0]
+	}
+	if err == nil {
+		return ""
+	}
+	var msg string
+	switch e := err.(type) {
+	case aggregate:
+		var b strings.Builder
+		for _, x := range e {
+			b.WriteString(messageForError(x))
+			b.WriteByte('\n')
+		}
+		msg = b.String()
+	case *rawError:
+		msg = e.text
+	case *invalidError:
+		msg = e.render()
+	case *flagError:
+		msg = "error: " + e.msg + "\nSee '" + e.cmdPath + " --help' for usage."
+	default:
+		var ok bool
+		msg, ok = standardErrorMessage(err)
+		if !ok {
+			msg = err.Error()
+			if !strings.HasPrefix(msg, "error: ") {
+				msg = "error: " + msg
+			}
+		}
+	}
+	if !strings.HasSuffix(msg, "\n") {
+		msg += "\n"
+	}
+	return msg
+}

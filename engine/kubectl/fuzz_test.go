@@ -1,0 +1,45 @@
+package kubectl
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseCommandLine checks that tokenizing any line, parsing its flags
+// for every command, and running it against a small store never panics,
+// and that every failure is reported on stderr with exit status 1.
+func FuzzParseCommandLine(f *testing.F) {
+	for _, tc := range goldenCases {
+		for _, l := range tc.lines {
+			f.Add(l)
+		}
+	}
+	for _, s := range []string{
+		`kubectl get pods -l 'a in (b,c)'`, `k -n x get -A ds -owide`, `"`, `'`, `\`, `a\`,
+		`get pods -l '!a,b!=c,d notin (e)'`, `taint nodes --all a-`, `delete pod x --cascade`,
+		`get pods --sort-by={.metadata.name}`, `label nodes -l x y=z`, `get -- --`,
+		"get\x00pods", "get pods -l '(((('", "delete ds -l a=b --cascade=foreground --timeout=1s",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args, err := ParseCommandLine(line)
+		if err != nil {
+			return
+		}
+		for _, c := range commands {
+			fs := newFlagSet(append(c.flags(), globalFlags()...))
+			fs.parse(args)
+		}
+		parseSelector(line)
+		parseFieldSelector(line)
+		env := testEnv(fixture(), map[string]string{"ds.yaml": dsYAML, "-": line})
+		r := Run(env, args)
+		if r.ExitCode != 0 && r.Stderr == "" {
+			t.Errorf("%q: exit %d with empty stderr", line, r.ExitCode)
+		}
+		if r.ExitCode == 0 && strings.HasPrefix(r.Stderr, "error:") {
+			t.Errorf("%q: exit 0 with error %q", line, r.Stderr)
+		}
+	})
+}

@@ -1,0 +1,69 @@
+// Package kubectl is the playground's kubectl: a shell-like command-line
+// tokenizer, kubectl's flag handling and error wording, and printers that
+// render the simulated store exactly as kubectl 1.37 renders a real cluster
+// (k8s.io/kubectl pkg/cmd, k8s.io/cli-runtime pkg/printers and the
+// server-side table printers of pkg/printers/internalversion).
+//
+// Simulated commands: get, describe, taint, label, delete, apply, create,
+// replace, cordon, uncordon, drain, rollout (status, history, undo,
+// restart, pause, resume), events, version, api-resources. Other kubectl
+// commands answer `error: "kubectl logs" is not simulated in the
+// playground` rather than a made-up result.
+//
+// Writes go through the store (engine/cluster) and each user action is
+// recorded as a cluster.Decision with Component cluster.ComponentUser.
+// Deleting a pod follows the API server's graceful deletion: the pod gets
+// deletionTimestamp = now + grace period and deletionGracePeriodSeconds =
+// grace period (registry BeforeDelete), and the kubelet removes it once its
+// containers stopped; an unbound or terminated pod, or a grace period of 0
+// (--force --grace-period=0), is removed from the store at once. Commands
+// that block in real kubectl (delete and drain waiting for objects to go,
+// rollout status watching) advance virtual time through Env.Advance in
+// one-second steps, bounded so that a command always returns.
+package kubectl
+
+import (
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// Env is what a command runs against.
+type Env struct {
+	// Cluster is the store read and written by commands (required).
+	Cluster *cluster.Cluster
+	// Files are manifests readable with -f NAME; "-" is standard input.
+	Files map[string]string
+	// Settle runs the simulated components to a fixed point at the current
+	// virtual time (may be nil).
+	Settle func()
+	// Advance moves virtual time forward by the given duration, running the
+	// components on the way (may be nil: commands that would block then
+	// return at once).
+	Advance func(time.Duration)
+}
+
+// Result is what a command printed and its exit status (0 success, 1 error).
+// Stdout and Stderr end with a newline when not empty.
+type Result struct {
+	Stdout, Stderr string
+	ExitCode       int
+}
+
+// Run executes one kubectl command given as arguments (a leading "kubectl"
+// or "k" is optional; see ParseCommandLine to split a line) against env,
+// as kubectl 1.37 would against a real cluster.
+func Run(env *Env, args []string) Result {
+	return run(env, args)
+}
+
+// Commands returns the names of the simulated kubectl commands, sorted,
+// for completion in a command box.
+func Commands() []string {
+	out := make([]string, 0, len(commands))
+	for _, c := range commands {
+		out = append(out, c.name)
+	}
+	sortStrings(out)
+	return out
+}

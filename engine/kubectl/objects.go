@@ -1,0 +1,181 @@
+package kubectl
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// object is one stored object with its resource type.
+type object struct {
+	rt   *resourceType
+	meta *api.ObjectMeta
+	obj  any // *api.DaemonSet, *api.Pod, *api.Node, *api.ControllerRevision, *api.Event
+}
+
+func wrap(rt *resourceType, o any) object {
+	switch x := o.(type) {
+	case *api.DaemonSet:
+		return object{rt, &x.ObjectMeta, x}
+	case *api.Pod:
+		return object{rt, &x.ObjectMeta, x}
+	case *api.Node:
+		return object{rt, &x.ObjectMeta, x}
+	case *api.ControllerRevision:
+		return object{rt, &x.ObjectMeta, x}
+	case *api.Event:
+		return object{rt, &x.ObjectMeta, x}
+	}
+	panic("kubectl: unknown object type")
+}
+
+// listObjects returns the objects of a type in namespace ns (all namespaces
+// when allNS; cluster-scoped types ignore ns), in the API server's order:
+// namespace, then name.
+func listObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) []object {
+	var out []object
+	keep := func(m *api.ObjectMeta) bool { return !rt.namespaced || allNS || m.Namespace == ns }
+	switch rt {
+	case rtDaemonSets:
+		for _, d := range c.DaemonSets() {
+			if keep(&d.ObjectMeta) {
+				out = append(out, wrap(rt, d))
+			}
+		}
+	case rtPods:
+		for _, p := range c.Pods() {
+			if keep(&p.ObjectMeta) {
+				out = append(out, wrap(rt, p))
+			}
+		}
+	case rtNodes:
+		for _, n := range c.Nodes() {
+			out = append(out, wrap(rt, n))
+		}
+	case rtControllerRevisions:
+		for _, r := range c.ControllerRevisions() {
+			if keep(&r.ObjectMeta) {
+				out = append(out, wrap(rt, r))
+			}
+		}
+	case rtEvents:
+		evs := append([]*api.Event(nil), c.Events()...)
+		sort.SliceStable(evs, func(i, j int) bool {
+			if evs[i].Namespace != evs[j].Namespace {
+				return evs[i].Namespace < evs[j].Namespace
+			}
+			return evs[i].Name < evs[j].Name
+		})
+		for _, e := range evs {
+			if keep(&e.ObjectMeta) {
+				out = append(out, wrap(rt, e))
+			}
+		}
+	}
+	return out
+}
+
+// getObject returns one object or the API server's NotFound error.
+func getObject(c *cluster.Cluster, rt *resourceType, ns, name string) (object, error) {
+	var o any
+	switch rt {
+	case rtDaemonSets:
+		if d := c.DaemonSet(ns, name); d != nil {
+			o = d
+		}
+	case rtPods:
+		if p := c.Pod(ns, name); p != nil {
+			o = p
+		}
+	case rtNodes:
+		if n := c.Node(name); n != nil {
+			o = n
+		}
+	case rtControllerRevisions:
+		if r := c.ControllerRevision(ns, name); r != nil {
+			o = r
+		}
+	case rtEvents:
+		for _, e := range c.Events() {
+			if e.Namespace == ns && e.Name == name {
+				o = e
+			}
+		}
+	}
+	if o == nil {
+		return object{}, cluster.NotFound(rt.groupResource(), name)
+	}
+	return wrap(rt, o), nil
+}
+
+// resourceArg is one TYPE with its names (none = list).
+type resourceArg struct {
+	rt    *resourceType
+	names []string
+}
+
+// parseResourceArgs mirrors the resource builder's ResourceTypeOrNameArgs:
+// "TYPE[,TYPE...] [NAME...]" or "TYPE/NAME ...".
+func parseResourceArgs(args []string) ([]resourceArg, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	hasSlash := false
+	for _, a := range args {
+		if strings.Contains(a, "/") {
+			hasSlash = true
+		}
+	}
+	if hasSlash {
+		var out []resourceArg
+		for _, a := range args {
+			t, n, ok := strings.Cut(a, "/")
+			if !ok {
+				return nil, &plainError{"there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"}
+			}
+			if t == "" || n == "" || strings.Contains(n, "/") {
+				return nil, &plainError{"arguments in resource/name form must have a single resource and name"}
+			}
+			rt, err := resolveType(t)
+			if err != nil {
+				return nil, err
+			}
+			if len(out) > 0 && out[len(out)-1].rt == rt {
+				out[len(out)-1].names = append(out[len(out)-1].names, n)
+			} else {
+				out = append(out, resourceArg{rt: rt, names: []string{n}})
+			}
+		}
+		return out, nil
+	}
+	var out []resourceArg
+	for _, t := range strings.Split(args[0], ",") {
+		if t == "" {
+			continue
+		}
+		if strings.ToLower(t) == "all" {
+			// The "all" category: of its members the playground simulates
+			// pods and daemonsets (services, deployments ... do not exist here).
+			for _, rt := range []*resourceType{rtPods, rtDaemonSets} {
+				out = append(out, resourceArg{rt: rt, names: append([]string(nil), args[1:]...)})
+			}
+			continue
+		}
+		rt, err := resolveType(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, resourceArg{rt: rt, names: append([]string(nil), args[1:]...)})
+	}
+	if len(out) == 0 {
+		return nil, &noResourceMatchError{resource: args[0]}
+	}
+	return out, nil
+}
+
+// plainError is an error printed with kubectl's "error: " prefix.
+type plainError struct{ msg string }
+
+func (e *plainError) Error() string { return e.msg }

@@ -1,0 +1,399 @@
+package kubectl
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+func rolloutFlags() []*flagDef {
+	return []*flagDef{
+		{name: "watch", shorthand: "w", kind: flagBool, def: "true"},
+		{name: "timeout", kind: flagDuration, def: "0s"},
+		{name: "revision", kind: flagInt, def: "0"},
+		{name: "to-revision", kind: flagInt, def: "0"},
+		stringFlag("selector", "l", ""),
+		stringFlag("output", "o", ""),
+		dryRunFlag(),
+		{name: "filename", shorthand: "f", kind: flagStringSlice},
+	}
+}
+
+// rolloutSubcommands are kubectl rollout's subcommands.
+var rolloutSubcommands = []string{"history", "pause", "restart", "resume", "status", "undo"}
+
+// runRollout dispatches kubectl rollout SUBCOMMAND TYPE/NAME for DaemonSets
+// (pkg/cmd/rollout, pkg/polymorphichelpers).
+func runRollout(inv *invocation) error {
+	if len(inv.args) == 0 {
+		inv.out.WriteString("Manage the deployment of one or more resources.\n\nAvailable Commands:\n" +
+			"  history       View rollout history\n  pause         Mark the provided resource as paused\n" +
+			"  restart       Restart a resource\n  resume        Resume a paused resource\n" +
+			"  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\n" +
+			"Usage:\n  kubectl rollout SUBCOMMAND [options]\n")
+		return nil
+	}
+	sub := inv.args[0]
+	if !contains(rolloutSubcommands, sub) {
+		return fmt.Errorf("unknown command %q for %q", sub, "kubectl rollout")
+	}
+	path := "kubectl rollout " + sub
+	if len(inv.flags.Strings("filename")) > 0 || inv.flags.String("selector") != "" {
+		return &plainError{"rollout -f and -l are not simulated in the playground"}
+	}
+	args := inv.args[1:]
+	if len(args) == 0 {
+		return &usageError{msg: "required resource not specified", cmdPath: path}
+	}
+	rargs, err := parseResourceArgs(args)
+	if err != nil {
+		return err
+	}
+	c := inv.env.Cluster
+	var errs []error
+	for _, ra := range rargs {
+		if ra.rt != rtDaemonSets {
+			switch sub {
+			case "status":
+				return &plainError{"no status viewer has been implemented for " + ra.rt.kind}
+			case "history":
+				return &plainError{fmt.Sprintf("no history viewer has been implemented for %q", ra.rt.kind)}
+			case "undo":
+				return &plainError{fmt.Sprintf("no rollbacker has been implemented for %q", ra.rt.kind)}
+			}
+			return &plainError{fmt.Sprintf("%s is not supported for %s", sub, ra.rt.resource)}
+		}
+		if len(ra.names) == 0 {
+			return &usageError{msg: "required resource not specified", cmdPath: path}
+		}
+		for _, name := range ra.names {
+			ds := c.DaemonSet(inv.namespace, name)
+			if ds == nil {
+				errs = append(errs, cluster.NotFound("daemonsets.apps", name))
+				continue
+			}
+			var err error
+			switch sub {
+			case "status":
+				err = inv.rolloutStatus(ds)
+			case "history":
+				err = inv.rolloutHistory(ds)
+			case "undo":
+				err = inv.rolloutUndo(ds)
+			case "restart":
+				err = inv.rolloutRestart(ds)
+			case "pause":
+				err = &plainError{fmt.Sprintf("daemonsets.apps %q pausing is not supported", ds.Name)}
+			case "resume":
+				err = &plainError{fmt.Sprintf("daemonsets.apps %q resuming is not supported", ds.Name)}
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return visitErr(errs)
+}
+
+// daemonSetStatus mirrors DaemonSetStatusViewer.Status.
+func daemonSetStatus(ds *api.DaemonSet) (string, bool, error) {
+	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
+		return "", true, &plainError{"rollout status is only available for RollingUpdate strategy type"}
+	}
+	st := ds.Status
+	if ds.Generation <= st.ObservedGeneration {
+		if st.UpdatedNumberScheduled < st.DesiredNumberScheduled {
+			return fmt.Sprintf("Waiting for daemon set %q rollout to finish: %d out of %d new pods have been updated...\n", ds.Name, st.UpdatedNumberScheduled, st.DesiredNumberScheduled), false, nil
+		}
+		if st.NumberAvailable < st.DesiredNumberScheduled {
+			return fmt.Sprintf("Waiting for daemon set %q rollout to finish: %d of %d updated pods are available...\n", ds.Name, st.NumberAvailable, st.DesiredNumberScheduled), false, nil
+		}
+		return fmt.Sprintf("daemon set %q successfully rolled out\n", ds.Name), true, nil
+	}
+	return "Waiting for daemon set spec update to be observed...\n", false, nil
+}
+
+// maxRolloutWait bounds a rollout status watch without --timeout.
+const maxRolloutWait = 30 * time.Minute
+
+// rolloutStatus mirrors kubectl rollout status: print the status, and with
+// --watch (the default) print it again on every change of the DaemonSet
+// while virtual time advances, until it is rolled out.
+func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
+	watch := inv.flags.Bool("watch")
+	timeout := inv.flags.Duration("timeout")
+	start := c.Now()
+	uid := ds.UID
+	lastRV := ""
+	for {
+		cur := c.DaemonSet(ds.Namespace, ds.Name)
+		if cur == nil || cur.UID != uid {
+			return &plainError{"object has been deleted"}
+		}
+		if cur.ResourceVersion != lastRV {
+			lastRV = cur.ResourceVersion
+			msg, done, err := daemonSetStatus(cur)
+			if err != nil {
+				return err
+			}
+			inv.out.WriteString(msg)
+			if done || !watch {
+				return nil
+			}
+		}
+		elapsed := c.Now().Sub(start)
+		if timeout > 0 && elapsed >= timeout {
+			return &plainError{"timed out waiting for the condition"}
+		}
+		if inv.env.Advance == nil || (timeout == 0 && elapsed >= maxRolloutWait) {
+			fmt.Fprintf(&inv.errOut, "note: the playground stopped watching after %s of virtual time (kubectl would keep waiting)\n", elapsed)
+			return nil
+		}
+		step := time.Second
+		if timeout > 0 && timeout-elapsed < step {
+			step = timeout - elapsed
+		}
+		inv.env.Advance(step)
+	}
+}
+
+// controlledRevisions mirrors controlledHistories: the ControllerRevisions
+// in the DaemonSet's namespace matching its selector and controlled by it,
+// by revision.
+func controlledRevisions(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevision {
+	sel := dsSelector(ds)
+	var out []*api.ControllerRevision
+	for _, r := range c.ControllerRevisions() {
+		if r.Namespace != ds.Namespace || !sel(r.Labels) {
+			continue
+		}
+		if ref := r.ControllerRef(); ref == nil || ref.UID != ds.UID {
+			continue
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
+	return out
+}
+
+// rolloutHistory mirrors DaemonSetHistoryViewer.ViewHistory printed
+// through the name printer.
+func (inv *invocation) rolloutHistory(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
+	revs := controlledRevisions(c, ds)
+	want := int64(inv.flags.Int("revision"))
+	if want > 0 {
+		for _, r := range revs {
+			if r.Revision == want {
+				tmpl, err := templateFromRevision(r)
+				if err != nil {
+					return err
+				}
+				w := newRawPrefixWriter()
+				describePodTemplate(w, &tmpl)
+				fmt.Fprintf(&inv.out, "daemonset.apps/%s with revision #%d\n%s\n", ds.Name, want, w.String())
+				return nil
+			}
+		}
+		return &plainError{"unable to find the specified revision"}
+	}
+	var body string
+	if len(revs) == 0 {
+		body = "No rollout history found."
+	} else {
+		var b strings.Builder
+		w := newPrefixWriterParams(0, 8, 2)
+		w.write(0, "REVISION\tCHANGE-CAUSE\n")
+		for _, r := range revs {
+			cause := r.Annotations[api.ChangeCauseAnnotation]
+			if cause == "" {
+				cause = "<none>"
+			}
+			w.write(0, "%d\t%s\n", r.Revision, cause)
+		}
+		b.WriteString(w.String())
+		body = b.String()
+	}
+	fmt.Fprintf(&inv.out, "daemonset.apps/%s \n%s\n", ds.Name, body)
+	return nil
+}
+
+// templateFromRevision decodes the pod template stored in a
+// ControllerRevision's data ({"spec":{"template":{...}}}), restoring the
+// volume sources and probe handlers the typed struct does not hold.
+func templateFromRevision(r *api.ControllerRevision) (api.PodTemplateSpec, error) {
+	var typed struct {
+		Spec struct {
+			Template api.PodTemplateSpec `json:"template"`
+		} `json:"spec"`
+	}
+	var raw struct {
+		Spec struct {
+			Template struct {
+				Spec map[string]any `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal([]byte(r.Data), &typed); err != nil {
+		return api.PodTemplateSpec{}, fmt.Errorf("failed to decode revision %d: %v", r.Revision, err)
+	}
+	_ = json.Unmarshal([]byte(r.Data), &raw)
+	t := typed.Spec.Template
+	spec := raw.Spec.Template.Spec
+	if vols, ok := spec["volumes"].([]any); ok {
+		for i, v := range vols {
+			m, ok := v.(map[string]any)
+			if !ok || i >= len(t.Spec.Volumes) {
+				continue
+			}
+			src := map[string]any{}
+			for k, x := range m {
+				if k != "name" {
+					src[k] = x
+				}
+			}
+			t.Spec.Volumes[i].Source = src
+		}
+	}
+	probeFields := map[string]bool{"initialDelaySeconds": true, "timeoutSeconds": true, "periodSeconds": true, "successThreshold": true, "failureThreshold": true}
+	for _, list := range []struct {
+		key string
+		cs  []api.Container
+	}{{"initContainers", t.Spec.InitContainers}, {"containers", t.Spec.Containers}} {
+		arr, _ := spec[list.key].([]any)
+		for i, c := range arr {
+			m, ok := c.(map[string]any)
+			if !ok || i >= len(list.cs) {
+				continue
+			}
+			for name, p := range map[string]*api.Probe{"readinessProbe": list.cs[i].ReadinessProbe, "livenessProbe": list.cs[i].LivenessProbe} {
+				pm, ok := m[name].(map[string]any)
+				if !ok || p == nil {
+					continue
+				}
+				p.Handler = map[string]any{}
+				for k, x := range pm {
+					if !probeFields[k] {
+						p.Handler[k] = x
+					}
+				}
+			}
+		}
+	}
+	delete(t.Labels, api.ControllerRevisionHashLabelKey)
+	return t, nil
+}
+
+// updateTemplate writes a DaemonSet whose template changed, as the
+// registry's PrepareForUpdate does: generation and the
+// deprecated.daemonset.template.generation annotation go up by one.
+func updateTemplate(c *cluster.Cluster, ds *api.DaemonSet) error {
+	n, _ := strconv.ParseInt(ds.Annotations[api.DeprecatedTemplateGenerationAnnotation], 10, 64)
+	if ds.Annotations == nil {
+		ds.Annotations = map[string]string{}
+	}
+	ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = strconv.FormatInt(n+1, 10)
+	ds.Generation++
+	return c.UpdateDaemonSet(ds)
+}
+
+// rolloutUndo mirrors DaemonSetRollbacker.Rollback.
+func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
+	to := int64(inv.flags.Int("to-revision"))
+	if to < 0 {
+		return &plainError{fmt.Sprintf("unable to find specified revision %d in history", to)}
+	}
+	revs := controlledRevisions(c, ds)
+	var target, current *api.ControllerRevision
+	if len(revs) > 0 {
+		current = revs[len(revs)-1]
+	}
+	if to == 0 {
+		if len(revs) <= 1 {
+			return &plainError{"no last revision to roll back to"}
+		}
+		target = revs[len(revs)-2]
+	} else {
+		for _, r := range revs {
+			if r.Revision == to {
+				target = r
+			}
+		}
+		if target == nil {
+			return &plainError{fmt.Sprintf("unable to find specified revision %d in history", to)}
+		}
+	}
+	if target == current {
+		fmt.Fprintf(&inv.out, "daemonset.apps/%s skipped rollback (current template already matches revision %d)\n", ds.Name, to)
+		return nil
+	}
+	tmpl, err := templateFromRevision(target)
+	if err != nil {
+		return err
+	}
+	dry, err := dryRunStrategy(inv.flags)
+	if err != nil {
+		return err
+	}
+	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok && dry == "" {
+		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
+	}
+	if dry != "" {
+		w := newRawPrefixWriter()
+		describePodTemplate(w, &tmpl)
+		fmt.Fprintf(&inv.out, "daemonset.apps/%s will roll back to %s\n", ds.Name, strings.TrimSuffix(w.String(), "\n"))
+		return nil
+	}
+	ds.Spec.Template = tmpl
+	for k := range ds.Extra {
+		if strings.HasPrefix(k, "spec.template") {
+			delete(ds.Extra, k)
+		}
+	}
+	if err := updateTemplate(c, ds); err != nil {
+		return err
+	}
+	c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DaemonSetRollbacker.Rollback",
+		Object: "daemonset/" + ds.Namespace + "/" + ds.Name, Action: "rollback",
+		Reason: fmt.Sprintf("%s: template of revision %d restored", inv.line, target.Revision)})
+	fmt.Fprintf(&inv.out, "daemonset.apps/%s rolled back\n", ds.Name)
+	return nil
+}
+
+// rolloutRestart mirrors the restart ObjectRestarter: the template gets
+// the kubectl.kubernetes.io/restartedAt annotation (RFC 3339, virtual now).
+func (inv *invocation) rolloutRestart(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
+	now := c.Now().Format(time.RFC3339)
+	if ds.Spec.Template.Annotations[restartedAtAnnotation] == now {
+		return &plainError{fmt.Sprintf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", ds.Name)}
+	}
+	dry, err := dryRunStrategy(inv.flags)
+	if err != nil {
+		return err
+	}
+	if dry == "" {
+		if ds.Spec.Template.Annotations == nil {
+			ds.Spec.Template.Annotations = map[string]string{}
+		}
+		ds.Spec.Template.Annotations[restartedAtAnnotation] = now
+		if err := updateTemplate(c, ds); err != nil {
+			return err
+		}
+		c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "defaultObjectRestarter",
+			Object: "daemonset/" + ds.Namespace + "/" + ds.Name, Action: "restart",
+			Reason: inv.line + ": template annotated " + restartedAtAnnotation + "=" + now})
+	}
+	fmt.Fprintf(&inv.out, "daemonset.apps/%s restarted%s\n", ds.Name, dryRunSuffix(dry))
+	return nil
+}
+
+const restartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"

@@ -1,0 +1,162 @@
+package kubelet
+
+import (
+	"fmt"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// NodeLifecycle mirrors the node lifecycle controller
+// (pkg/controller/nodelifecycle): a node whose kubelet has been silent for
+// NodeMonitorGracePeriod gets its conditions set to Unknown
+// (NodeStatusUnknown, "Kubelet stopped posting node status."), and every
+// node carries exactly the taints its conditions and spec.unschedulable
+// call for (doNoScheduleTaintingPass, doNoExecuteTaintingPass).
+type NodeLifecycle struct {
+	c *cluster.Cluster
+	k *Kubelets
+}
+
+// NewNodeLifecycle returns the controller; it learns which kubelets are
+// silent from k.
+func NewNodeLifecycle(c *cluster.Cluster, k *Kubelets) *NodeLifecycle {
+	return &NodeLifecycle{c: c, k: k}
+}
+
+// lifecycleTaintKeys are the taint keys the controller owns.
+var lifecycleTaintKeys = map[string]bool{
+	api.TaintNodeNotReady: true, api.TaintNodeUnreachable: true, api.TaintNodeUnschedulable: true,
+	api.TaintNodeMemoryPressure: true, api.TaintNodeDiskPressure: true, api.TaintNodePIDPressure: true,
+	api.TaintNodeNetworkUnavailable: true,
+}
+
+// Sync runs monitorNodeHealth and the tainting passes over every node.
+func (nl *NodeLifecycle) Sync() {
+	for _, n := range nl.c.Nodes() {
+		nl.monitorNodeHealth(n)
+		nl.reconcileTaints(n)
+	}
+}
+
+// monitorNodeHealth mirrors tryUpdateNodeHealth for a silent kubelet.
+func (nl *NodeLifecycle) monitorNodeHealth(n *api.Node) {
+	since, down := nl.k.StoppedSince(n.Name)
+	if !down {
+		return
+	}
+	now := nl.c.Now()
+	deadline := since.Add(NodeMonitorGracePeriod)
+	if now.Before(deadline) {
+		nl.c.WakeAt(deadline)
+		return
+	}
+	if c := n.Condition(api.NodeReady); c != nil && c.Status == api.ConditionUnknown {
+		return
+	}
+	for _, t := range []string{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady} {
+		c := n.Condition(t)
+		if c == nil {
+			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: t, LastHeartbeatTime: since})
+			c = &n.Status.Conditions[len(n.Status.Conditions)-1]
+		}
+		c.Status, c.Reason, c.Message, c.LastTransitionTime = api.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.", now
+	}
+	_ = nl.c.UpdateNode(n)
+	nl.c.Record("Node", &n.ObjectMeta, "", api.EventTypeNormal, "NodeNotReady", fmt.Sprintf("Node %s status is now: NodeNotReady", n.Name), cluster.ComponentNodeLifecycle, "")
+	nl.markPodsNotReady(n)
+	nl.c.Decide(cluster.Decision{Component: cluster.ComponentNodeLifecycle, Func: "tryUpdateNodeHealth", Object: "Node/" + n.Name, Node: n.Name,
+		Action: "unknown", Reason: fmt.Sprintf("the kubelet has not posted status for %s (node-monitor-grace-period): Ready=Unknown", NodeMonitorGracePeriod)})
+}
+
+// wantedTaints mirrors nodeConditionToTaintKeyStatusMap and the NoExecute
+// pass: Ready False -> not-ready, Unknown -> unreachable (NoSchedule and
+// NoExecute); pressure and network conditions True -> NoSchedule taints;
+// spec.unschedulable -> unschedulable:NoSchedule.
+func wantedTaints(n *api.Node) []api.Taint {
+	var out []api.Taint
+	add := func(key, effect string) { out = append(out, api.Taint{Key: key, Effect: effect}) }
+	if c := n.Condition(api.NodeReady); c != nil {
+		switch c.Status {
+		case api.ConditionFalse:
+			add(api.TaintNodeNotReady, api.TaintEffectNoSchedule)
+			add(api.TaintNodeNotReady, api.TaintEffectNoExecute)
+		case api.ConditionUnknown:
+			add(api.TaintNodeUnreachable, api.TaintEffectNoSchedule)
+			add(api.TaintNodeUnreachable, api.TaintEffectNoExecute)
+		}
+	}
+	for _, ck := range [][2]string{{api.NodeMemoryPressure, api.TaintNodeMemoryPressure}, {api.NodeDiskPressure, api.TaintNodeDiskPressure},
+		{api.NodePIDPressure, api.TaintNodePIDPressure}, {api.NodeNetworkUnavailable, api.TaintNodeNetworkUnavailable}} {
+		if c := n.Condition(ck[0]); c != nil && c.Status == api.ConditionTrue {
+			add(ck[1], api.TaintEffectNoSchedule)
+		}
+	}
+	if n.Spec.Unschedulable {
+		add(api.TaintNodeUnschedulable, api.TaintEffectNoSchedule)
+	}
+	return out
+}
+
+// reconcileTaints adds missing lifecycle taints (timeAdded now) and removes
+// lifecycle taints no condition calls for; other taints are left alone.
+func (nl *NodeLifecycle) reconcileTaints(n *api.Node) {
+	want := wantedTaints(n)
+	has := func(ts []api.Taint, t *api.Taint) bool {
+		for i := range ts {
+			if ts[i].MatchTaint(t) {
+				return true
+			}
+		}
+		return false
+	}
+	var kept []api.Taint
+	var removed, added []string
+	for i := range n.Spec.Taints {
+		t := &n.Spec.Taints[i]
+		if lifecycleTaintKeys[t.Key] && !has(want, t) {
+			removed = append(removed, t.ToString())
+			continue
+		}
+		kept = append(kept, *t)
+	}
+	now := nl.c.Now()
+	for i := range want {
+		t := want[i]
+		if !has(kept, &t) {
+			tm := now
+			t.TimeAdded = &tm
+			kept = append(kept, t)
+			added = append(added, t.ToString())
+		}
+	}
+	if len(removed) == 0 && len(added) == 0 {
+		return
+	}
+	n.Spec.Taints = kept
+	_ = nl.c.UpdateNode(n)
+	if len(added) > 0 {
+		nl.c.Decide(cluster.Decision{Component: cluster.ComponentNodeLifecycle, Func: "doNoScheduleTaintingPass", Object: "Node/" + n.Name, Node: n.Name,
+			Action: "taint", Reason: fmt.Sprintf("added %v to match the node's conditions", added)})
+	}
+	if len(removed) > 0 {
+		nl.c.Decide(cluster.Decision{Component: cluster.ComponentNodeLifecycle, Func: "doNoScheduleTaintingPass", Object: "Node/" + n.Name, Node: n.Name,
+			Action: "untaint", Reason: fmt.Sprintf("removed %v: the condition behind it cleared", removed)})
+	}
+}
+
+// markPodsNotReady mirrors controllerutil.MarkPodsNotReady: the pods of a
+// node that stopped reporting get Ready=False (the kubelet is not there to
+// say otherwise) and a NodeNotReady warning.
+func (nl *NodeLifecycle) markPodsNotReady(n *api.Node) {
+	now := nl.c.Now()
+	for _, p := range nl.c.PodsOnNode(n.Name) {
+		c := p.Condition(api.PodReady)
+		if c == nil || c.Status == api.ConditionFalse {
+			continue
+		}
+		c.Status, c.LastTransitionTime = api.ConditionFalse, now
+		_ = nl.c.UpdatePod(p)
+		nl.c.Record("Pod", &p.ObjectMeta, "", api.EventTypeWarning, "NodeNotReady", "Node is not ready", cluster.ComponentNodeLifecycle, "")
+	}
+}

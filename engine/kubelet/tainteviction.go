@@ -1,0 +1,157 @@
+package kubelet
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// TaintEviction mirrors the taint eviction controller
+// (pkg/controller/tainteviction, formerly the node lifecycle controller's
+// taint manager): a pod on a node with NoExecute taints is deleted at once
+// when one of them is not tolerated, after the smallest tolerationSeconds
+// of the tolerations used when all are, and never when none of those has
+// seconds. A scheduled eviction is cancelled when the taints go away.
+type TaintEviction struct {
+	c *cluster.Cluster
+	// scheduled maps pod UID to its pending eviction.
+	scheduled map[string]eviction
+}
+
+type eviction struct {
+	namespace, name string
+	created, at     time.Time
+}
+
+// NewTaintEviction returns the controller.
+func NewTaintEviction(c *cluster.Cluster) *TaintEviction {
+	return &TaintEviction{c: c, scheduled: map[string]eviction{}}
+}
+
+// getMatchingTolerations mirrors the upstream helper: whether every taint is
+// tolerated, and the first toleration used for each.
+func getMatchingTolerations(taints []api.Taint, tols []api.Toleration) (bool, []api.Toleration) {
+	var used []api.Toleration
+	for i := range taints {
+		j := api.TolerationFor(tols, &taints[i])
+		if j < 0 {
+			return false, nil
+		}
+		used = append(used, tols[j])
+	}
+	return true, used
+}
+
+// getMinTolerationTime mirrors the upstream helper: 0 for no tolerations or
+// any seconds <= 0, the smallest positive seconds, or -1 (forever) when none
+// has seconds.
+func getMinTolerationTime(tols []api.Toleration) time.Duration {
+	if len(tols) == 0 {
+		return 0
+	}
+	minSecs := int64(-1)
+	for _, t := range tols {
+		if t.TolerationSeconds == nil {
+			continue
+		}
+		s := *t.TolerationSeconds
+		if s <= 0 {
+			return 0
+		}
+		if minSecs < 0 || s < minSecs {
+			minSecs = s
+		}
+	}
+	if minSecs < 0 {
+		return -1
+	}
+	return time.Duration(minSecs) * time.Second
+}
+
+// Sync runs processPodOnNode for the pods of every node with NoExecute
+// taints, fires due evictions and cancels stale ones.
+func (te *TaintEviction) Sync() {
+	c := te.c
+	now := c.Now()
+	live := map[string]bool{}
+	for _, n := range c.Nodes() {
+		var taints []api.Taint
+		for _, t := range n.Spec.Taints {
+			if t.Effect == api.TaintEffectNoExecute {
+				taints = append(taints, t)
+			}
+		}
+		if len(taints) == 0 {
+			continue
+		}
+		for _, p := range c.PodsOnNode(n.Name) {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			ok, used := getMatchingTolerations(taints, p.Spec.Tolerations)
+			if !ok {
+				delete(te.scheduled, p.UID)
+				te.evict(p, n, fmt.Sprintf("it does not tolerate the NoExecute taint(s) on %s", n.Name))
+				continue
+			}
+			d := getMinTolerationTime(used)
+			if d < 0 {
+				continue
+			}
+			// processPodOnNode: a new eviction fires at now+d; an existing one
+			// keeps its start and fires at start+d if that is earlier.
+			ev, exists := te.scheduled[p.UID]
+			switch {
+			case !exists:
+				ev = eviction{namespace: p.Namespace, name: p.Name, created: now, at: now.Add(d)}
+				te.scheduled[p.UID] = ev
+				c.WakeAt(ev.at)
+			case ev.created.Add(d).Before(ev.at):
+				ev.at = ev.created.Add(d)
+				te.scheduled[p.UID] = ev
+				c.WakeAt(ev.at)
+			}
+			live[p.UID] = true
+			if !ev.at.After(now) {
+				delete(te.scheduled, p.UID)
+				te.evict(p, n, fmt.Sprintf("its toleration of the NoExecute taint(s) on %s ran out after %s", n.Name, d))
+				continue
+			}
+		}
+	}
+	uids := make([]string, 0, len(te.scheduled))
+	for uid := range te.scheduled {
+		if !live[uid] {
+			uids = append(uids, uid)
+		}
+	}
+	sort.Strings(uids)
+	for _, uid := range uids {
+		ev := te.scheduled[uid]
+		delete(te.scheduled, uid)
+		if p := c.Pod(ev.namespace, ev.name); p != nil && p.UID == uid && p.DeletionTimestamp == nil {
+			c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
+				fmt.Sprintf("Cancelling deletion of Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
+			c.Decide(cluster.Decision{Component: cluster.ComponentTaintEviction, Func: "processPodOnNode", Object: podObject(p), Node: p.Spec.NodeName,
+				Action: "cancel", Reason: "the NoExecute taint is gone, so the scheduled eviction is cancelled"})
+		}
+	}
+}
+
+// evict mirrors deletePodHandler: the DisruptionTarget condition, the
+// TaintManagerEviction event, and a graceful delete.
+func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
+	c := te.c
+	setPodCondition(p, "DisruptionTarget", api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Now())
+	_ = c.UpdatePod(p)
+	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
+		fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
+	if err := c.DeletePod(p.Namespace, p.Name, nil); err != nil {
+		return
+	}
+	c.Decide(cluster.Decision{Component: cluster.ComponentTaintEviction, Func: "processPodOnNode", Object: podObject(p), Node: n.Name,
+		Action: "evict", Reason: "the pod is deleted because " + why})
+}

@@ -1,0 +1,508 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// podUpdateForbidden is ValidatePodUpdate's message for changes to
+// immutable pod fields (pkg/apis/core/validation; upstream appends a diff).
+const podUpdateForbidden = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+
+// ApplyTo writes decoded documents to the store as kubectl would in mode,
+// and returns kubectl's success lines in document order
+// (`daemonset.apps/x created`, `node/x configured`, `pod/x unchanged`,
+// `... replaced`). Every document is checked first (update rules such as
+// the immutable DaemonSet selector and pod fields, existence for the mode);
+// on any problem the error is an *Error and the store is unchanged.
+// Skipped documents are ignored. The documents' objects are copied, never
+// stored.
+//
+// Updates follow the registry strategies: a DaemonSet template change bumps
+// metadata.generation and the deprecated.daemonset.template.generation
+// annotation, another spec change bumps the generation only
+// (daemonset strategy PrepareForUpdate); status is kept. ModeApply records
+// kubectl.kubernetes.io/last-applied-configuration and, like kubectl's
+// three-way merge, keeps labels, annotations, node taints and pod fields
+// that the manifest never set.
+func ApplyTo(c *cluster.Cluster, docs []Document, mode Mode) ([]string, error) {
+	a := &applier{c: c, mode: mode, pending: map[string]any{}}
+	var plans []func() error
+	var lines []string
+	var diags []Diagnostic
+	for i := range docs {
+		doc := &docs[i]
+		if doc.Skipped || doc.Object == nil {
+			continue
+		}
+		line, write, ds := a.plan(doc)
+		if len(ds) > 0 {
+			diags = append(diags, ds...)
+			continue
+		}
+		lines = append(lines, line)
+		if write != nil {
+			plans = append(plans, write)
+		}
+	}
+	if len(diags) > 0 {
+		return nil, &Error{Diagnostics: diags}
+	}
+	for _, w := range plans {
+		if err := w(); err != nil {
+			// cannot happen after planning; report it rather than panic
+			return lines, &Error{Diagnostics: []Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}}}
+		}
+	}
+	return lines, nil
+}
+
+type applier struct {
+	c       *cluster.Cluster
+	mode    Mode
+	pending map[string]any // objects planned earlier in this call, by kind/namespace/name
+	// newNodes counts the nodes this call creates.
+	newNodes int
+}
+
+func (a *applier) verb() string {
+	switch a.mode {
+	case ModeCreate:
+		return "creating"
+	case ModeReplace:
+		return "replacing"
+	}
+	return "creating"
+}
+
+func (a *applier) serverError(doc *Document, reason, msg, verb string) []Diagnostic {
+	pos := doc.position("metadata.name")
+	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "metadata.name", Message: msg,
+		kubectl: fmt.Sprintf("Error from server (%s): error when %s %q: %s", reason, verb, doc.file, msg)}}
+}
+
+// lastApplied is the annotation kubectl apply stores: the manifest as
+// written (with the namespace kubectl filled in), as JSON.
+func lastApplied(doc *Document, namespaced bool) string {
+	raw, _ := deepCopy(doc.raw).(map[string]any)
+	if raw == nil {
+		return ""
+	}
+	if md, ok := raw["metadata"].(map[string]any); ok {
+		if an, ok := md["annotations"].(map[string]any); ok {
+			delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
+			if len(an) == 0 {
+				delete(md, "annotations")
+			}
+		}
+	}
+	if namespaced {
+		if md, ok := raw["metadata"].(map[string]any); ok {
+			if _, set := md["namespace"]; !set {
+				md["namespace"] = doc.Namespace
+			}
+		}
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return ""
+	}
+	return string(b) + "\n"
+}
+
+// rawField reports whether the manifest JSON (a last-applied value or a
+// document) sets the field at path.
+func rawField(raw any, path ...string) (any, bool) {
+	cur := raw
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func parseLastApplied(annotations map[string]string) any {
+	s, ok := annotations[api.LastAppliedConfigAnnotation]
+	if !ok {
+		return nil
+	}
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// mergeMap is the three-way merge kubectl apply does on labels and
+// annotations: keys the manifest sets win; keys the previous manifest set
+// and this one dropped are removed; keys set by others are kept.
+func mergeMap(live, manifest map[string]string, prev any, field string) map[string]string {
+	out := map[string]string{}
+	for k, v := range live {
+		out[k] = v
+	}
+	if pm, ok := prev.(map[string]any); ok {
+		if md, ok := pm["metadata"].(map[string]any); ok {
+			if old, ok := md[field].(map[string]any); ok {
+				for k := range old {
+					if _, still := manifest[k]; !still {
+						delete(out, k)
+					}
+				}
+			}
+		}
+	}
+	for k, v := range manifest {
+		out[k] = v
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func (a *applier) plan(doc *Document) (line string, write func() error, diags []Diagnostic) {
+	switch o := doc.Object.(type) {
+	case *api.DaemonSet:
+		return a.planDaemonSet(doc, deepCopy(o))
+	case *api.Pod:
+		return a.planPod(doc, deepCopy(o))
+	case *api.Node:
+		return a.planNode(doc, deepCopy(o))
+	}
+	return "", nil, nil
+}
+
+func (a *applier) planDaemonSet(doc *Document, ds *api.DaemonSet) (string, func() error, []Diagnostic) {
+	if ds.Namespace == "" {
+		ds.Namespace = api.DefaultNamespace
+	}
+	key := "DaemonSet/" + cluster.Key(ds.Namespace, ds.Name)
+	live, _ := a.pending[key].(*api.DaemonSet)
+	if live == nil {
+		live = a.c.DaemonSet(ds.Namespace, ds.Name)
+	}
+	res := "daemonset.apps/" + ds.Name
+	if live == nil {
+		if a.mode == ModeReplace {
+			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("daemonsets.apps %q not found", ds.Name), "replacing")
+		}
+		if ds.Annotations == nil {
+			ds.Annotations = map[string]string{}
+		}
+		ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = "1"
+		if a.mode == ModeApply {
+			ds.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+		}
+		ds.Status = api.DaemonSetStatus{}
+		ds.Generation = 1
+		a.pending[key] = ds
+		return res + " created", func() error { return a.c.CreateDaemonSet(ds) }, nil
+	}
+	if a.mode == ModeCreate {
+		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("daemonsets.apps %q already exists", ds.Name), "creating")
+	}
+	upd, unchanged, diags := a.updateDaemonSet(doc, ds, live)
+	if len(diags) > 0 {
+		return "", nil, diags
+	}
+	if unchanged {
+		return res + " unchanged", nil, nil
+	}
+	a.pending[key] = upd
+	verb := " configured"
+	if a.mode == ModeReplace {
+		verb = " replaced"
+	}
+	// recompute against the stored object at write time: an object created
+	// earlier in this file has its UID and resourceVersion only then
+	return res + verb, func() error {
+		upd, _, _ := a.updateDaemonSet(doc, ds, a.c.DaemonSet(ds.Namespace, ds.Name))
+		return a.c.UpdateDaemonSet(upd)
+	}, nil
+}
+
+// updateDaemonSet builds the updated DaemonSet from live and the manifest's
+// ds, or the update's validation errors.
+func (a *applier) updateDaemonSet(doc *Document, ds, live *api.DaemonSet) (*api.DaemonSet, bool, []Diagnostic) {
+	// ValidateDaemonSetUpdate: apps/v1 selectors are immutable.
+	if !semanticEqual(live.Spec.Selector, ds.Spec.Selector) {
+		var l errList
+		l.invalid("spec.selector", ds.Spec.Selector, "field is immutable")
+		return nil, false, doc.diagnostics(l, "DaemonSet", ds.Name)
+	}
+	upd := deepCopy(live)
+	upd.Spec = ds.Spec
+	upd.Extra = ds.Extra
+	var annotations map[string]string
+	if a.mode == ModeApply {
+		prev := parseLastApplied(live.Annotations)
+		upd.Labels = mergeMap(live.Labels, ds.Labels, prev, "labels")
+		annotations = mergeMap(live.Annotations, ds.Annotations, prev, "annotations")
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+	} else {
+		upd.Labels = ds.Labels
+		annotations = map[string]string{}
+		for k, v := range ds.Annotations {
+			annotations[k] = v
+		}
+	}
+	gen := live.Annotations[api.DeprecatedTemplateGenerationAnnotation]
+	if gen == "" {
+		gen = "1"
+	}
+	annotations[api.DeprecatedTemplateGenerationAnnotation] = gen
+	upd.Annotations = annotations
+	// PrepareForUpdate
+	if !semanticEqual(live.Spec.Template, upd.Spec.Template) {
+		n, _ := strconv.ParseInt(gen, 10, 64)
+		upd.Annotations[api.DeprecatedTemplateGenerationAnnotation] = strconv.FormatInt(n+1, 10)
+		upd.Generation = live.Generation + 1
+	} else if !semanticEqual(live.Spec, upd.Spec) {
+		upd.Generation = live.Generation + 1
+	}
+	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
+		semanticEqual(live.Annotations, upd.Annotations)
+	return upd, unchanged, nil
+}
+
+func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []Diagnostic) {
+	if pod.Namespace == "" {
+		pod.Namespace = api.DefaultNamespace
+	}
+	key := "Pod/" + cluster.Key(pod.Namespace, pod.Name)
+	live, _ := a.pending[key].(*api.Pod)
+	if live == nil {
+		live = a.c.Pod(pod.Namespace, pod.Name)
+	}
+	res := "pod/" + pod.Name
+	if live == nil {
+		if a.mode == ModeReplace {
+			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("pods %q not found", pod.Name), "replacing")
+		}
+		if a.mode == ModeApply {
+			if pod.Annotations == nil {
+				pod.Annotations = map[string]string{}
+			}
+			pod.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+		}
+		pod.Status = api.PodStatus{}
+		a.pending[key] = pod
+		return res + " created", func() error { return a.c.CreatePod(pod) }, nil
+	}
+	if a.mode == ModeCreate {
+		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("pods %q already exists", pod.Name), "creating")
+	}
+	upd, unchanged, diags := a.updatePod(doc, pod, live)
+	if len(diags) > 0 {
+		return "", nil, diags
+	}
+	if unchanged {
+		return res + " unchanged", nil, nil
+	}
+	a.pending[key] = upd
+	verb := " configured"
+	if a.mode == ModeReplace {
+		verb = " replaced"
+	}
+	return res + verb, func() error {
+		upd, _, _ := a.updatePod(doc, pod, a.c.Pod(pod.Namespace, pod.Name))
+		return a.c.UpdatePod(upd)
+	}, nil
+}
+
+// updatePod builds the updated pod from live and the manifest's pod, or
+// ValidatePodUpdate's errors.
+func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, []Diagnostic) {
+	upd := deepCopy(live)
+	spec := pod.Spec
+	var prev any
+	if a.mode == ModeApply {
+		prev = parseLastApplied(live.Annotations)
+		// fields the manifest never set keep the server's values (the scheduler's nodeName ...)
+		if spec.NodeName == "" {
+			spec.NodeName = live.Spec.NodeName
+		}
+		if _, set := rawField(doc.raw, "spec", "tolerations"); !set {
+			if _, was := rawField(prev, "spec", "tolerations"); !was {
+				spec.Tolerations = live.Spec.Tolerations
+			}
+		}
+		upd.Labels = mergeMap(live.Labels, pod.Labels, prev, "labels")
+		upd.Annotations = mergeMap(live.Annotations, pod.Annotations, prev, "annotations")
+		if upd.Annotations == nil {
+			upd.Annotations = map[string]string{}
+		}
+		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+	} else {
+		if spec.NodeName == "" {
+			spec.NodeName = live.Spec.NodeName
+		}
+		upd.Labels, upd.Annotations = pod.Labels, pod.Annotations
+	}
+	// ValidatePodUpdate: only images, activeDeadlineSeconds, added tolerations
+	// and terminationGracePeriodSeconds may change.
+	var l errList
+	mungedOld := deepCopy(live.Spec)
+	mungedNew := deepCopy(spec)
+	for i := range mungedNew.Containers {
+		if i < len(mungedOld.Containers) {
+			mungedOld.Containers[i].Image = mungedNew.Containers[i].Image
+		}
+	}
+	for i := range mungedNew.InitContainers {
+		if i < len(mungedOld.InitContainers) {
+			mungedOld.InitContainers[i].Image = mungedNew.InitContainers[i].Image
+		}
+	}
+	mungedOld.ActiveDeadlineSeconds = mungedNew.ActiveDeadlineSeconds
+	mungedOld.TerminationGracePeriodSeconds = mungedNew.TerminationGracePeriodSeconds
+	for _, t := range live.Spec.Tolerations {
+		found := false
+		for _, n := range spec.Tolerations {
+			if t.Key == n.Key && t.Operator == n.Operator && t.Value == n.Value && t.Effect == n.Effect {
+				found = true
+				break
+			}
+		}
+		if !found {
+			l.forbidden("spec.tolerations", "existing toleration can not be modified except its tolerationSeconds")
+			break
+		}
+	}
+	mungedOld.Tolerations = mungedNew.Tolerations
+	if !semanticEqual(mungedOld, mungedNew) {
+		l.forbidden("spec", podUpdateForbidden)
+	}
+	if len(l) > 0 {
+		ds := doc.diagnostics(l, "Pod", pod.Name)
+		for i := range ds {
+			ds[i].Hint = "a pod's spec is mostly immutable: delete the pod and apply again (or let a DaemonSet manage it)"
+		}
+		return nil, false, ds
+	}
+	upd.Spec = spec
+	upd.Extra = pod.Extra
+	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
+		semanticEqual(live.Annotations, upd.Annotations)
+	return upd, unchanged, nil
+}
+
+func (a *applier) planNode(doc *Document, n *api.Node) (string, func() error, []Diagnostic) {
+	key := "Node/" + n.Name
+	live, _ := a.pending[key].(*api.Node)
+	if live == nil {
+		live = a.c.Node(n.Name)
+	}
+	res := "node/" + n.Name
+	if live == nil {
+		if a.mode == ModeReplace {
+			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("nodes %q not found", n.Name), "replacing")
+		}
+		// A Node manifest joins a simulated kubelet: it registers like
+		// cluster.NewNode (labels, conditions, capacity), then takes the
+		// manifest's labels, annotations, taints and unschedulable.
+		opts := cluster.NodeOptions{}
+		if q, ok := n.Status.Capacity[api.ResourceCPU]; ok {
+			opts.CPU = q.String()
+		}
+		if q, ok := n.Status.Capacity[api.ResourceMemory]; ok {
+			opts.Memory = q.String()
+		}
+		if q, ok := n.Status.Capacity[api.ResourcePods]; ok {
+			opts.Pods = q.String()
+		}
+		node := a.c.NewNode(n.Name, a.c.NodeCount()+a.newNodes, opts)
+		a.newNodes++ // several nodes in one file get distinct addresses
+		for k, v := range n.Labels {
+			node.Labels[k] = v
+		}
+		node.Annotations = n.Annotations
+		if a.mode == ModeApply {
+			if node.Annotations == nil {
+				node.Annotations = map[string]string{}
+			}
+			node.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+		}
+		node.Spec.Taints = n.Spec.Taints
+		node.Spec.Unschedulable = n.Spec.Unschedulable
+		if n.Spec.PodCIDR != "" {
+			node.Spec.PodCIDR = n.Spec.PodCIDR
+		}
+		if n.Status.Allocatable != nil && n.Status.Capacity == nil {
+			node.Status.Allocatable = n.Status.Allocatable
+		}
+		node.Extra = n.Extra
+		a.pending[key] = node
+		return res + " created", func() error { return a.c.CreateNode(node) }, nil
+	}
+	if a.mode == ModeCreate {
+		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("nodes %q already exists", n.Name), "creating")
+	}
+	upd, unchanged := a.updateNode(doc, n, live)
+	if unchanged {
+		return res + " unchanged", nil, nil
+	}
+	a.pending[key] = upd
+	verb := " configured"
+	if a.mode == ModeReplace {
+		verb = " replaced"
+	}
+	return res + verb, func() error {
+		upd, _ := a.updateNode(doc, n, a.c.Node(n.Name))
+		return a.c.UpdateNode(upd)
+	}, nil
+}
+
+// updateNode builds the updated node from live and the manifest's node.
+func (a *applier) updateNode(doc *Document, n, live *api.Node) (*api.Node, bool) {
+	upd := deepCopy(live)
+	var prev any
+	if a.mode == ModeApply {
+		prev = parseLastApplied(live.Annotations)
+		upd.Labels = mergeMap(live.Labels, n.Labels, prev, "labels")
+		upd.Annotations = mergeMap(live.Annotations, n.Annotations, prev, "annotations")
+		if upd.Annotations == nil {
+			upd.Annotations = map[string]string{}
+		}
+		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+	} else {
+		upd.Labels, upd.Annotations = n.Labels, n.Annotations
+	}
+	// taints and unschedulable: the manifest's when it sets them (or set
+	// them last time), else the live values (kubeadm's, kubectl taint's).
+	take := func(field string) bool {
+		if a.mode != ModeApply {
+			return true
+		}
+		if _, set := rawField(doc.raw, "spec", field); set {
+			return true
+		}
+		_, was := rawField(prev, "spec", field)
+		return was
+	}
+	if take("taints") {
+		upd.Spec.Taints = n.Spec.Taints
+	}
+	if take("unschedulable") {
+		upd.Spec.Unschedulable = n.Spec.Unschedulable
+	}
+	if upd.Spec.PodCIDR == "" && n.Spec.PodCIDR != "" {
+		upd.Spec.PodCIDR = n.Spec.PodCIDR
+	}
+	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
+		semanticEqual(live.Annotations, upd.Annotations)
+	return upd, unchanged
+}

@@ -1,0 +1,638 @@
+package manifest
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Decode reads a multi-document YAML manifest (documents separated by
+// `---`) into Documents. Simulated kinds (apps/v1 DaemonSet, v1 Node, v1 Pod)
+// are decoded field by field, defaulted as the API server would
+// (SetObjectDefaults), and validated (ValidateDaemonSet, ValidateNode,
+// ValidatePodCreate); other kinds are returned with Skipped set. Empty
+// documents are ignored. Fields the engine does not model are kept in the
+// object's Extra. On any problem the error is an *Error listing every
+// problem found, each with its line and column; no Documents are returned
+// then.
+func Decode(filename, text string) ([]Document, error) {
+	if len(text) > MaxInputBytes {
+		return nil, &Error{Diagnostics: []Diagnostic{{
+			File: filename, Line: 1, Column: 1,
+			Message: fmt.Sprintf("manifest is too large: %d bytes (the playground accepts up to %d bytes, 1 MiB)", len(text), MaxInputBytes),
+			Hint:    "paste only the DaemonSet, Node and Pod manifests you want to simulate",
+			kubectl: fmt.Sprintf("error: %s is too large: %d bytes, at most %d bytes are accepted", filename, len(text), MaxInputBytes),
+		}}}
+	}
+	var docs []Document
+	var diags []Diagnostic
+	for _, ch := range splitDocuments(text) {
+		if ch.err != "" {
+			diags = append(diags, Diagnostic{File: filename, Line: ch.line, Column: 1, Message: ch.err,
+				Hint:    "a document separator is a line holding only `---`",
+				kubectl: fmt.Sprintf("error: error parsing %s: %s", filename, ch.err)})
+			continue
+		}
+		doc, ds := decodeDocument(filename, ch)
+		diags = append(diags, ds...)
+		if doc != nil {
+			docs = append(docs, *doc)
+		}
+	}
+	if len(diags) > 0 {
+		addQuoteHints(diags)
+		return nil, &Error{Diagnostics: diags}
+	}
+	return docs, nil
+}
+
+// chunk is one document's text; line is the file line of its first line.
+type chunk struct {
+	text string
+	line int
+	err  string
+}
+
+// splitDocuments mirrors apimachinery's YAMLReader: a line starting with
+// `---` ends a document; only spaces or a comment may follow the marker.
+func splitDocuments(text string) []chunk {
+	text = strings.TrimPrefix(text, "\ufeff")
+	lines := strings.SplitAfter(text, "\n")
+	var out []chunk
+	var cur strings.Builder
+	start := 1
+	for i, l := range lines {
+		trimmed := strings.TrimRight(l, "\r\n")
+		if strings.HasPrefix(trimmed, "---") {
+			rest := strings.TrimSpace(trimmed[3:])
+			if rest != "" && !strings.HasPrefix(rest, "#") {
+				out = append(out, chunk{line: i + 1, err: "invalid Yaml document separator: " + rest})
+			}
+			out = append(out, chunk{text: cur.String(), line: start})
+			cur.Reset()
+			start = i + 2
+			continue
+		}
+		cur.WriteString(l)
+	}
+	out = append(out, chunk{text: cur.String(), line: start})
+	return out
+}
+
+// ---- positions and generic values ----
+
+// maxAliasVisits bounds alias expansion (a YAML "billion laughs" would
+// otherwise expand exponentially while the decoder walks the tree).
+const maxAliasVisits = 10000
+
+// decoder decodes one document.
+type decoder struct {
+	file      string
+	lineBase  int // file line of the chunk's first line, minus one
+	doc       *Document
+	kind      string // Kind of the object, for messages
+	version   string // version part of apiVersion ("v1")
+	diags     []Diagnostic
+	extra     api.Unmodeled
+	aliases   int
+	badReq    bool // a BadRequest (decode) line was already printed for this object
+	tooDeep   bool
+	structure map[string]bool // paths known to hold a mapping in the source
+}
+
+func (d *decoder) at(n *yaml.Node) (int, int) {
+	if n == nil {
+		return 0, 0
+	}
+	return n.Line + d.lineBase, n.Column
+}
+
+func (d *decoder) record(path string, n *yaml.Node) {
+	if d.doc.pos == nil {
+		d.doc.pos = map[string]position{}
+	}
+	l, c := d.at(n)
+	d.doc.pos[path] = position{l, c}
+}
+
+// resolve follows aliases.
+func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		d.aliases++
+		if d.aliases > maxAliasVisits {
+			if !d.tooDeep {
+				d.tooDeep = true
+				l, c := d.at(n)
+				d.diags = append(d.diags, Diagnostic{File: d.file, Line: l, Column: c,
+					Message: "yaml: document contains excessive aliasing",
+					kubectl: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: yaml: document contains excessive aliasing", d.file)})
+			}
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+// scalarKind classifies a scalar as sigs.k8s.io/yaml (goyaml.v2 resolution)
+// would when converting YAML to JSON: "null", "bool", "number" or "string".
+// Unquoted yes/no/on/off/y/n are booleans there, unlike in yaml.v3.
+func scalarKind(n *yaml.Node) string {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return "string"
+	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		switch n.ShortTag() {
+		case "!!str", "!!binary", "!!timestamp":
+			return "string"
+		case "!!int", "!!float":
+			return "number"
+		case "!!bool":
+			return "bool"
+		case "!!null":
+			return "null"
+		}
+	}
+	v := n.Value
+	switch v {
+	case "", "~", "null", "Null", "NULL":
+		return "null"
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
+		"n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
+		return "bool"
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		return "number"
+	}
+	if _, ok := parseIntV2(v); ok {
+		return "number"
+	}
+	if numberRE.MatchString(v) {
+		return "number"
+	}
+	return "string"
+}
+
+var numberRE = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// parseIntV2 parses an integer as goyaml.v2 does (underscores, 0x, 0o, 0b, leading-0 octal).
+func parseIntV2(s string) (int64, bool) {
+	plain := strings.ReplaceAll(s, "_", "")
+	if plain == "" || plain == "+" || plain == "-" {
+		return 0, false
+	}
+	if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return i, true
+	}
+	return 0, false
+}
+
+func boolValue(v string) bool {
+	switch v {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
+		return true
+	}
+	return false
+}
+
+// jsonType names a node's JSON type as encoding/json does in errors.
+func jsonType(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "object"
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.ScalarNode:
+		return scalarKind(n)
+	}
+	return "value"
+}
+
+// toAny converts a node to generic JSON-like data: map[string]any, []any,
+// string, int64, float64, bool or nil.
+func (d *decoder) toAny(n *yaml.Node) any {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return d.toAny(n.Content[0])
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := d.resolve(n.Content[i])
+			if k == nil {
+				continue
+			}
+			m[k.Value] = d.toAny(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		s := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			s = append(s, d.toAny(c))
+		}
+		return s
+	case yaml.ScalarNode:
+		switch scalarKind(n) {
+		case "null":
+			return nil
+		case "bool":
+			return boolValue(n.Value)
+		case "number":
+			if i, ok := parseIntV2(n.Value); ok {
+				return i
+			}
+			f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+			if err != nil {
+				switch strings.ToLower(strings.TrimPrefix(n.Value, "+")) {
+				case ".inf":
+					return math.Inf(1)
+				case "-.inf":
+					return math.Inf(-1)
+				}
+				return math.NaN()
+			}
+			return f
+		}
+		return n.Value
+	}
+	return nil
+}
+
+// ---- error helpers ----
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
+
+// typeErr reports a value of the wrong JSON type as the API server's
+// decoder does: `json: cannot unmarshal bool into Go struct field
+// ObjectMeta.metadata.labels of type string`.
+func (d *decoder) typeErr(n *yaml.Node, path, owner, goType string) {
+	d.typeErrAt(n, path, path, owner, goType)
+}
+
+// typeErrAt is typeErr for a value whose error names another path (a map
+// value: encoding/json names the map field, not the key).
+func (d *decoder) typeErrAt(n *yaml.Node, path, msgPath, owner, goType string) {
+	jt := jsonType(n)
+	what := jt
+	if jt == "number" && (goType == "int32" || goType == "int64") {
+		what = "number " + n.Value
+	}
+	field := indexRE.ReplaceAllString(msgPath, "")
+	msg := fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", what, owner, field, goType)
+	d.badRequest(n, path, msg, typeHint(n, jt, goType))
+}
+
+// badRequest records a decoding error; kubectl prints only the first one of
+// an object (the server stops decoding there).
+func (d *decoder) badRequest(n *yaml.Node, path, msg, hint string) {
+	l, c := d.at(n)
+	diag := Diagnostic{File: d.file, Line: l, Column: c, Field: path, Message: msg, Hint: hint}
+	if !d.badReq {
+		d.badReq = true
+		diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
+			d.file, d.kind, d.version, d.kind, msg)
+	} else {
+		diag.silent = true
+	}
+	d.diags = append(d.diags, diag)
+}
+
+func typeHint(n *yaml.Node, jt, goType string) string {
+	switch {
+	case jt == "bool" && goType == "string":
+		return fmt.Sprintf("YAML reads %s as a boolean; write it in quotes (%q) to keep it a string", n.Value, n.Value)
+	case jt == "number" && goType == "string":
+		return fmt.Sprintf("YAML reads %s as a number; write it in quotes (%q) to keep it a string", n.Value, n.Value)
+	case jt == "string" && (goType == "int32" || goType == "int64"):
+		return fmt.Sprintf("write the number without quotes: %s", strings.Trim(n.Value, `"'`))
+	case jt == "object" && strings.HasPrefix(goType, "[]"):
+		if n.Kind == yaml.MappingNode && len(n.Content) > 0 && strings.HasPrefix(strings.TrimSpace(n.Content[0].Value), "•") {
+			return "the list items start with '•', a bullet copied from a web page; YAML list items start with '- '"
+		}
+		return "this field is a list: start each item with '- '"
+	case jt == "array" && !strings.HasPrefix(goType, "[]"):
+		return "this field is a mapping (key: value lines), not a list: remove the '- '"
+	case jt == "string" && (strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "map") || strings.HasPrefix(goType, "v1.")):
+		if strings.Contains(n.Value, ":") {
+			return "the value holds 'key:value' text on one line: the line breaks and indentation were probably lost; put each field on its own line, indented under its parent"
+		}
+		if strings.HasPrefix(goType, "[]") {
+			return "this field is a list: start each item on its own line with '- '"
+		}
+		return "this field is a mapping: put its fields on the following lines, indented under it"
+	}
+	return ""
+}
+
+// ---- field walking ----
+
+// fields returns the key/value pairs of a mapping node, or reports a type
+// error and returns ok=false. A null value is an empty mapping.
+func (d *decoder) fields(n *yaml.Node, path, owner, goType string) (kvs [][2]*yaml.Node, ok bool) {
+	n = d.resolve(n)
+	if n == nil {
+		return nil, false
+	}
+	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
+		return nil, true
+	}
+	if n.Kind != yaml.MappingNode {
+		d.typeErr(n, path, owner, goType)
+		return nil, false
+	}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := d.resolve(n.Content[i])
+		v := d.resolve(n.Content[i+1])
+		if k == nil || v == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			d.typeErr(k, path, owner, goType)
+			continue
+		}
+		if k.Value == "<<" && v.Kind == yaml.MappingNode { // merge key: splice the mapping in
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				if _, dup := seen[v.Content[j].Value]; !dup {
+					kvs = append(kvs, [2]*yaml.Node{v.Content[j], v.Content[j+1]})
+				}
+			}
+			continue
+		}
+		if prev, dup := seen[k.Value]; dup {
+			l, c := d.at(k)
+			msg := fmt.Sprintf("yaml: unmarshal errors:\n  line %d: key %q already set in map", k.Line, k.Value)
+			d.diags = append(d.diags, Diagnostic{File: d.file, Line: l, Column: c, Field: join(path, k.Value),
+				Message: fmt.Sprintf("key %q already set in map (first at line %d)", k.Value, prev.Line+d.lineBase),
+				Hint:    "remove one of the two, or indent the second under the field it belongs to",
+				kubectl: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", d.file, msg)})
+			continue
+		}
+		seen[k.Value] = k
+		if strings.Contains(k.Value, ":") {
+			d.record(join(path, k.Value)+"#key", k)
+		}
+		kvs = append(kvs, [2]*yaml.Node{k, v})
+	}
+	return kvs, true
+}
+
+// keep stores an unmodeled field in Extra under the path of its map.
+func (d *decoder) keep(path, key string, v *yaml.Node) {
+	if d.extra == nil {
+		d.extra = api.Unmodeled{}
+	}
+	m := d.extra[path]
+	if m == nil {
+		m = map[string]any{}
+		d.extra[path] = m
+	}
+	m[key] = d.toAny(v)
+}
+
+func (d *decoder) str(n *yaml.Node, path, owner string) string {
+	n = d.resolve(n)
+	if n == nil {
+		return ""
+	}
+	d.record(path, n)
+	if n.Kind != yaml.ScalarNode {
+		d.typeErr(n, path, owner, "string")
+		return ""
+	}
+	switch scalarKind(n) {
+	case "null":
+		return ""
+	case "string":
+		return n.Value
+	}
+	d.typeErr(n, path, owner, "string")
+	return ""
+}
+
+func (d *decoder) boolean(n *yaml.Node, path, owner string) bool {
+	n = d.resolve(n)
+	if n == nil {
+		return false
+	}
+	d.record(path, n)
+	if n.Kind == yaml.ScalarNode {
+		switch scalarKind(n) {
+		case "null":
+			return false
+		case "bool":
+			return boolValue(n.Value)
+		}
+	}
+	d.typeErr(n, path, owner, "bool")
+	return false
+}
+
+// integer decodes a number that must fit in bits; ok is false for null or errors.
+func (d *decoder) integer(n *yaml.Node, path, owner string, bits int) (int64, bool) {
+	n = d.resolve(n)
+	if n == nil {
+		return 0, false
+	}
+	d.record(path, n)
+	goType := fmt.Sprintf("int%d", bits)
+	if n.Kind == yaml.ScalarNode {
+		switch scalarKind(n) {
+		case "null":
+			return 0, false
+		case "number":
+			i, ok := parseIntV2(n.Value)
+			if ok && (bits == 64 || (i >= math.MinInt32 && i <= math.MaxInt32)) {
+				return i, true
+			}
+			// floats with no fraction are accepted by encoding/json only if integral literals; 1.0 is not
+		}
+	}
+	d.typeErr(n, path, owner, goType)
+	return 0, false
+}
+
+func (d *decoder) int32p(n *yaml.Node, path, owner string) *int32 {
+	if i, ok := d.integer(n, path, owner, 32); ok {
+		v := int32(i)
+		return &v
+	}
+	return nil
+}
+
+func (d *decoder) int64p(n *yaml.Node, path, owner string) *int64 {
+	if i, ok := d.integer(n, path, owner, 64); ok {
+		return &i
+	}
+	return nil
+}
+
+func (d *decoder) int32v(n *yaml.Node, path, owner string) int32 {
+	i, _ := d.integer(n, path, owner, 32)
+	return int32(i)
+}
+
+func (d *decoder) strings(n *yaml.Node, path, owner string) []string {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	d.record(path, n)
+	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.typeErr(n, path, owner, "[]string")
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, c := range n.Content {
+		out = append(out, d.str(c, index(path, i), owner))
+	}
+	return out
+}
+
+func (d *decoder) stringMap(n *yaml.Node, path, owner string) map[string]string {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	d.record(path, n)
+	kvs, ok := d.fields(n, path, owner, "map[string]string")
+	if !ok || len(kvs) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(kvs))
+	for _, kv := range kvs {
+		p := join(path, kv[0].Value)
+		v := d.resolve(kv[1])
+		if v == nil {
+			continue
+		}
+		d.record(p, v)
+		if v.Kind != yaml.ScalarNode || (scalarKind(v) != "string" && scalarKind(v) != "null") {
+			d.typeErrAt(v, p, path, owner, "string")
+			continue
+		}
+		m[kv[0].Value] = d.str(v, p, owner)
+	}
+	return m
+}
+
+func (d *decoder) anyMap(n *yaml.Node, path, owner string) map[string]any {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	d.record(path, n)
+	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		d.typeErr(n, path, owner, "map[string]interface {}")
+		return nil
+	}
+	m, _ := d.toAny(n).(map[string]any)
+	return m
+}
+
+// list decodes a sequence, calling item for each element.
+func (d *decoder) list(n *yaml.Node, path, owner, goType string, item func(i int, n *yaml.Node, path string)) {
+	n = d.resolve(n)
+	if n == nil {
+		return
+	}
+	d.record(path, n)
+	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.typeErr(n, path, owner, goType)
+		return
+	}
+	for i, c := range n.Content {
+		c = d.resolve(c)
+		if c == nil {
+			continue
+		}
+		item(i, c, index(path, i))
+	}
+}
+
+func (d *decoder) quantities(n *yaml.Node, path, owner string) api.ResourceList {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	d.record(path, n)
+	kvs, ok := d.fields(n, path, owner, "v1.ResourceList")
+	if !ok || len(kvs) == 0 {
+		return nil
+	}
+	rl := api.ResourceList{}
+	for _, kv := range kvs {
+		p := join(path, kv[0].Value)
+		v := d.resolve(kv[1])
+		if v == nil {
+			continue
+		}
+		d.record(p, v)
+		if v.Kind != yaml.ScalarNode || (scalarKind(v) != "string" && scalarKind(v) != "number") {
+			d.typeErr(v, p, owner, "resource.Quantity")
+			continue
+		}
+		q, err := api.ParseQuantity(v.Value)
+		if err != nil {
+			hint := "a quantity is a number with an optional suffix: 100m, 0.5, 200Mi, 1Gi"
+			if strings.Contains(v.Value, ":") {
+				hint = "the value runs into the next field: the line breaks were probably lost"
+			}
+			d.badRequest(v, p, err.Error(), hint)
+			continue
+		}
+		rl[kv[0].Value] = q
+	}
+	return rl
+}
+
+func (d *decoder) intOrString(n *yaml.Node, path, owner string) *api.IntOrString {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	d.record(path, n)
+	if n.Kind == yaml.ScalarNode {
+		switch scalarKind(n) {
+		case "null":
+			return nil
+		case "string":
+			return api.FromString(n.Value)
+		case "number":
+			if i, ok := parseIntV2(n.Value); ok && i >= math.MinInt32 && i <= math.MaxInt32 {
+				return api.FromInt(int32(i))
+			}
+		}
+	}
+	d.typeErr(n, path, owner, "intstr.IntOrString")
+	return nil
+}

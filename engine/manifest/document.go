@@ -1,0 +1,674 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// removedVersions are API versions that once served a kind and are gone
+// (extensions/v1beta1 and apps/v1beta2 DaemonSets were removed in 1.16).
+var removedVersions = map[string]string{
+	"extensions/v1beta1": "apps/v1",
+	"apps/v1beta1":       "apps/v1",
+	"apps/v1beta2":       "apps/v1",
+}
+
+// simulated maps a kind to its one served apiVersion.
+var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "v1"}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// decodeDocument decodes one `---`-separated document.
+func decodeDocument(file string, ch chunk) (doc *Document, diags []Diagnostic) {
+	if strings.TrimSpace(stripComments(ch.text)) == "" {
+		return nil, nil
+	}
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}}
+	var root yaml.Node
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("yaml: %v", r)
+			}
+		}()
+		return yaml.Unmarshal([]byte(ch.text), &root)
+	}()
+	if err != nil {
+		return nil, syntaxDiagnostics(file, ch, err)
+	}
+	if len(root.Content) == 0 {
+		return nil, nil
+	}
+	top := d.resolve(root.Content[0])
+	if top == nil {
+		return nil, d.diags
+	}
+	if top.Kind == yaml.ScalarNode && scalarKind(top) == "null" {
+		return nil, nil
+	}
+	line, col := d.at(top)
+	d.doc.Line = line
+	if top.Kind != yaml.MappingNode {
+		msg := fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonType(top))
+		hint := "a manifest is a mapping of `key: value` lines starting with apiVersion: and kind:"
+		diags = append(diags, Diagnostic{File: file, Line: line, Column: col, Message: msg, Hint: hint,
+			kubectl: fmt.Sprintf("error: unable to decode %q: %s", file, msg)})
+		return nil, append(diags, lineHints(file, ch, "", true)...)
+	}
+	// apiVersion and kind, as kubectl's client-side checks see them.
+	var apiVersion, kind string
+	var errs []string
+	var kindNode *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := d.resolve(top.Content[i]), d.resolve(top.Content[i+1])
+		if k == nil || v == nil {
+			continue
+		}
+		switch k.Value {
+		case "apiVersion", "kind":
+			if v.Kind != yaml.ScalarNode || scalarKind(v) != "string" {
+				if !(v.Kind == yaml.ScalarNode && scalarKind(v) == "null") {
+					errs = append(errs, k.Value+" isn't string type")
+				}
+				continue
+			}
+			if k.Value == "kind" {
+				kind, kindNode = v.Value, v
+			} else {
+				apiVersion = v.Value
+			}
+			d.record(k.Value, v)
+		}
+	}
+	if apiVersion == "" && !contains(errs, "apiVersion isn't string type") {
+		errs = append([]string{"apiVersion not set"}, errs...)
+	}
+	if kind == "" && !contains(errs, "kind isn't string type") {
+		errs = append(errs, "kind not set")
+	}
+	d.doc.APIVersion, d.doc.Kind = apiVersion, kind
+	name, namespace := metaNameNamespace(d, top)
+	d.doc.Name, d.doc.Namespace = name, namespace
+	if len(errs) > 0 {
+		msg := errs[0]
+		if len(errs) > 1 {
+			msg = "[" + strings.Join(errs, ", ") + "]"
+		}
+		hint := "every manifest starts with apiVersion: and kind:, e.g. `apiVersion: apps/v1` and `kind: DaemonSet`"
+		diags = append(diags, Diagnostic{File: file, Line: line, Column: col,
+			Message: "error validating data: " + msg, Hint: hint,
+			kubectl: fmt.Sprintf("error: error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", file, msg)})
+		return nil, append(diags, lineHints(file, ch, kind, true)...)
+	}
+	want, ok := simulated[kind]
+	if !ok {
+		for k := range simulated {
+			if strings.EqualFold(k, kind) {
+				l, c := d.at(kindNode)
+				diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion,
+					fmt.Sprintf("kinds are case-sensitive: write `kind: %s`", k)))
+				return nil, diags
+			}
+		}
+		d.doc.Skipped = true
+		d.doc.raw = d.toAny(top)
+		return d.doc, d.diags
+	}
+	if apiVersion != want {
+		hint := fmt.Sprintf("%s is served as %s; write `apiVersion: %s`", kind, want, want)
+		if repl, removed := removedVersions[apiVersion]; removed && kind == "DaemonSet" {
+			hint = fmt.Sprintf("%s was removed in Kubernetes 1.16; use `apiVersion: %s` (apps/v1 also requires spec.selector, matching the template's labels)", apiVersion, repl)
+		}
+		l, c := d.at(top)
+		if p, ok := d.doc.pos["apiVersion"]; ok {
+			l, c = p.line, p.col
+		}
+		diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, hint))
+		return nil, diags
+	}
+	d.kind = kind
+	d.version = apiVersion[strings.LastIndex(apiVersion, "/")+1:]
+	var obj any
+	var meta *api.ObjectMeta
+	switch kind {
+	case "DaemonSet":
+		ds := &api.DaemonSet{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
+		d.object(top, &ds.ObjectMeta, func(k string, v *yaml.Node) bool {
+			switch k {
+			case "spec":
+				d.daemonSetSpec(v, "spec", &ds.Spec)
+			default:
+				return false
+			}
+			return true
+		})
+		ds.Extra = d.extra
+		obj, meta = ds, &ds.ObjectMeta
+	case "Pod":
+		pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
+		d.object(top, &pod.ObjectMeta, func(k string, v *yaml.Node) bool {
+			switch k {
+			case "spec":
+				d.podSpec(v, "spec", &pod.Spec)
+			default:
+				return false
+			}
+			return true
+		})
+		pod.Extra = d.extra
+		obj, meta = pod, &pod.ObjectMeta
+	case "Node":
+		node := &api.Node{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
+		d.object(top, &node.ObjectMeta, func(k string, v *yaml.Node) bool {
+			switch k {
+			case "spec":
+				d.nodeSpec(v, "spec", &node.Spec)
+			case "status":
+				d.nodeStatus(v, "status", &node.Status)
+			default:
+				return false
+			}
+			return true
+		})
+		node.Extra = d.extra
+		obj, meta = node, &node.ObjectMeta
+	}
+	d.flattenedKeys(ch, kind)
+	if len(d.diags) > 0 {
+		sortDiagnostics(d.diags)
+		return nil, append(d.diags, lineHints(file, ch, kind, true)...)
+	}
+	d.doc.raw = d.toAny(top)
+	d.doc.Object = obj
+	SetDefaults(obj)
+	d.doc.Name, d.doc.Namespace = meta.Name, meta.Namespace
+	if vd := d.doc.validate(); len(vd) > 0 {
+		// the copy-paste hints only when something is wrong
+		return nil, append(vd, lineHints(file, ch, kind, true)...)
+	}
+	return d.doc, nil
+}
+
+// object decodes the top-level mapping: apiVersion and kind (already read),
+// metadata, and kind-specific fields through f; status is dropped (as the
+// API server does) unless f takes it; unknown fields go to Extra.
+func (d *decoder) object(top *yaml.Node, meta *api.ObjectMeta, f func(k string, v *yaml.Node) bool) {
+	d.record("", top)
+	kvs, _ := d.fields(top, "", d.kind, "map[string]interface {}")
+	for _, kv := range kvs {
+		k, v := kv[0].Value, kv[1]
+		switch k {
+		case "apiVersion", "kind":
+		case "metadata":
+			d.objectMeta(v, "metadata", meta)
+		case "status":
+			// the API server ignores status on create and update of the main
+			// resource; a Node's capacity is read by the kind's own decoder
+			if !f(k, v) {
+				d.record(k, v)
+			}
+		default:
+			if !f(k, v) {
+				d.record(k, v)
+				d.keep("", k, v)
+			}
+		}
+	}
+}
+
+// flattenedKeys reports mapping keys holding a colon (`metadata:name`):
+// the line breaks of a copied manifest were lost. The API server's strict
+// decoding rejects them as unknown fields.
+func (d *decoder) flattenedKeys(ch chunk, kind string) {
+	var paths []string
+	for p, m := range d.extra {
+		for k := range m {
+			if strings.Contains(k, ":") {
+				paths = append(paths, join(p, k))
+			}
+		}
+	}
+	keyPos := func(p string) position {
+		if pos, ok := d.doc.pos[p+"#key"]; ok {
+			return pos
+		}
+		return d.doc.pos[p]
+	}
+	if len(paths) == 0 {
+		return
+	}
+	sort.Strings(paths)
+	if len(paths) > maxLineHints {
+		paths = paths[:maxLineHints]
+	}
+	lines := strings.Split(ch.text, "\n")
+	for _, p := range paths {
+		pos := keyPos(p)
+		key := p[strings.LastIndex(p, ".")+1:]
+		if i := strings.LastIndex(p, "]."); i >= 0 && i > strings.LastIndex(p, ".")-1 {
+			key = p[i+2:]
+		}
+		msg := fmt.Sprintf("strict decoding error: unknown field %q", p)
+		diag := Diagnostic{File: d.file, Line: pos.line, Column: pos.col, Field: p, Message: msg,
+			Hint: flattenedHint(lines, pos.line-d.lineBase, kind)}
+		if diag.Hint == "" {
+			diag.Hint = fmt.Sprintf("the key %q holds a colon: the line breaks of this manifest were probably lost; put each field on its own line", key)
+		}
+		if !d.badReq {
+			d.badReq = true
+			diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
+				d.file, d.kind, d.version, d.kind, msg)
+		} else {
+			diag.silent = true
+		}
+		d.diags = append(d.diags, diag)
+	}
+}
+
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Line != ds[j].Line {
+			return ds[i].Line < ds[j].Line
+		}
+		return ds[i].Column < ds[j].Column
+	})
+	// the first printed line must stay the first non-silent one in file order
+	first := -1
+	for i := range ds {
+		if ds[i].kubectl != "" && !ds[i].silent {
+			if first >= 0 {
+				ds[i].silent = true
+			} else {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	// move the kubectl line to the first diagnostic in file order
+	if first > 0 && ds[0].kubectl == "" {
+		ds[0].kubectl, ds[first].kubectl = ds[first].kubectl, ""
+		ds[0].silent, ds[first].silent = false, true
+	}
+}
+
+func noMatch(file string, line, col int, name, namespace, kind, apiVersion, hint string) Diagnostic {
+	msg := fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)
+	return Diagnostic{File: file, Line: line, Column: col, Field: "apiVersion", Message: msg, Hint: hint,
+		kubectl: fmt.Sprintf("error: resource mapping not found for name: %q namespace: %q from %q: %s\nensure CRDs are installed first",
+			name, namespace, file, msg)}
+}
+
+// metaNameNamespace reads metadata.name and metadata.namespace leniently.
+func metaNameNamespace(d *decoder, top *yaml.Node) (name, namespace string) {
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value != "metadata" {
+			continue
+		}
+		m := d.resolve(top.Content[i+1])
+		if m == nil || m.Kind != yaml.MappingNode {
+			return
+		}
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			v := d.resolve(m.Content[j+1])
+			if v == nil || v.Kind != yaml.ScalarNode {
+				continue
+			}
+			switch m.Content[j].Value {
+			case "name":
+				name = v.Value
+			case "namespace":
+				namespace = v.Value
+			}
+		}
+	}
+	return
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func stripComments(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") || t == "..." {
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// ---- syntax errors and line hints ----
+
+// syntaxDiagnostics turns a yaml.v3 parse error into a diagnostic with the
+// kubectl line (`error parsing FILE: error converting YAML to JSON: yaml:
+// line N: ...`, N counted from the document's start as kubectl does), the
+// column of the offending character, and hints for the lines of the
+// document that show copy-paste damage.
+func syntaxDiagnostics(file string, ch chunk, err error) []Diagnostic {
+	msg := err.Error()
+	rel, text := 0, msg
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		rel, _ = strconv.Atoi(m[1])
+		text = m[2]
+	}
+	lines := strings.Split(ch.text, "\n")
+	line, col := ch.line, 1
+	src := ""
+	if rel > 0 {
+		line = ch.line + rel - 1
+		if rel-1 < len(lines) {
+			src = lines[rel-1]
+		}
+		col = firstNonSpace(src)
+	}
+	d := Diagnostic{File: file, Line: line, Column: col, Message: msg,
+		kubectl: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", file, msg)}
+	kind := kindOf(ch.text)
+	switch {
+	case strings.Contains(text, "tab character") ||
+		(strings.Contains(text, "found character that cannot start any token") && strings.Contains(src, "\t")):
+		// the tab may be on a later line than the one yaml.v3 names
+		for i := max(rel-1, 0); i < len(lines); i++ {
+			if lead := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]; strings.Contains(lead, "\t") {
+				d.Line, d.Column = ch.line+i, runeCol(lines[i], strings.Index(lines[i], "\t"))
+				break
+			}
+		}
+		d.Hint = "tabs are not allowed for indentation in YAML: indent with spaces (two per level)"
+	case strings.Contains(src, "\u00a0"):
+		d.Column = runeCol(src, strings.Index(src, "\u00a0"))
+		d.Hint = nbspHint
+	case rel > 0 && strings.Contains(strings.Join(lines[:min(rel, len(lines))], "\n"), "\u00a0"):
+		d.Hint = nbspHint
+	case strings.HasPrefix(strings.TrimSpace(src), "•"):
+		d.Column = runeCol(src, strings.Index(src, "•"))
+		d.Hint = "'•' is a bullet copied from a web page; YAML list items start with '- '"
+	default:
+		if h := flattenedHint(lines, rel, kind); h != "" {
+			d.Hint = h
+		} else if strings.Contains(text, "mapping values are not allowed") {
+			if i := secondColon(src); i >= 0 {
+				d.Column = runeCol(src, i)
+			}
+			d.Hint = "a value holds ': ' (a second key on the same line?): put each field on its own line, or quote the value"
+		} else if strings.Contains(text, "could not find expected ':'") || strings.Contains(text, "did not find expected key") {
+			d.Hint = "check the indentation: the fields of one mapping must start in the same column, each as `key: value`"
+		}
+	}
+	out := []Diagnostic{d}
+	for _, h := range lineHints(file, ch, kind, true) {
+		if h.Line == d.Line && h.Hint == d.Hint {
+			if strings.HasPrefix(h.Message, "tab characters") {
+				d.Hint += "; tabs found on lines " + strings.TrimSuffix(strings.TrimPrefix(h.Message, "tab characters in indentation (lines "), ")")
+				out[0] = d
+			}
+			continue
+		}
+		if h.Line == d.Line && d.Hint == "" {
+			d.Hint = h.Hint
+			out[0] = d
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+const nbspHint = "the line holds non-breaking spaces (U+00A0), copied from a web page: YAML only accepts ordinary spaces; retype the indentation and the space after the colon"
+
+var kindRE = regexp.MustCompile(`(?m)^kind:\s*([A-Za-z]+)`)
+
+func kindOf(text string) string {
+	if m := kindRE.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func firstNonSpace(s string) int {
+	for i, r := range s {
+		if r != ' ' && r != '\t' {
+			return runeCol(s, i)
+		}
+	}
+	return 1
+}
+
+// runeCol converts a byte offset to a 1-based column in runes.
+func runeCol(s string, byteOff int) int {
+	if byteOff < 0 {
+		return 1
+	}
+	if byteOff > len(s) {
+		byteOff = len(s)
+	}
+	return utf8.RuneCountInString(s[:byteOff]) + 1
+}
+
+// secondColon is the byte offset of the second `: ` of a line.
+func secondColon(s string) int {
+	first := strings.Index(s, ": ")
+	if first < 0 {
+		return -1
+	}
+	i := strings.Index(s[first+2:], ": ")
+	if i < 0 {
+		return -1
+	}
+	return first + 2 + i
+}
+
+// maxLineHints bounds the lines restored per document (each restoration
+// scans its line against every field name).
+const maxLineHints = 20
+
+// lineHints scans a document's lines for copy-paste damage: tab
+// indentation, lines whose line breaks were lost, bullets instead of '- ',
+// and fields whose indentation was lost. They are silent diagnostics (not
+// printed by Error(), which shows kubectl's lines) unless noted.
+func lineHints(file string, ch chunk, kind string, silent bool) []Diagnostic {
+	var out []Diagnostic
+	lines := strings.Split(ch.text, "\n")
+	var tabLines []string
+	tabAt, flattened := -1, 0
+	for i, l := range lines {
+		ln := ch.line + i
+		lead := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if strings.Contains(lead, "\t") && strings.TrimSpace(l) != "" {
+			if tabAt < 0 {
+				tabAt = len(out)
+				out = append(out, Diagnostic{File: file, Line: ln, Column: runeCol(l, strings.Index(l, "\t")),
+					Message: "tab character in indentation",
+					Hint:    "tabs are not allowed for indentation in YAML: indent with spaces (two per level)", silent: true})
+			}
+			tabLines = append(tabLines, strconv.Itoa(ln))
+			continue
+		}
+		if strings.Contains(l, "\u00a0") {
+			out = append(out, Diagnostic{File: file, Line: ln, Column: runeCol(l, strings.Index(l, "\u00a0")),
+				Message: "non-breaking space (U+00A0) in this line", Hint: nbspHint, silent: true})
+			continue
+		}
+		if flattened >= maxLineHints {
+			continue
+		}
+		if h := flattenedHint(lines, i+1, kind); strings.HasSuffix(strings.SplitN(h, "\n", 2)[0], "it should read:") {
+			flattened++
+			out = append(out, Diagnostic{File: file, Line: ln, Column: firstNonSpace(l),
+				Message: "the line breaks of this line were lost", Hint: h, silent: true})
+			continue
+		}
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "•") {
+			out = append(out, Diagnostic{File: file, Line: ln, Column: runeCol(l, strings.Index(l, "•")),
+				Message: "'•' is not YAML list syntax",
+				Hint:    "'•' is a bullet copied from a web page; YAML list items start with '- '", silent: true})
+		}
+	}
+	if len(tabLines) > 1 {
+		out[tabAt].Message = "tab characters in indentation (lines " + strings.Join(tabLines, ", ") + ")"
+	}
+	out = append(out, indentationLost(file, ch, lines, kind)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	if !silent {
+		for i := range out {
+			out[i].silent = true
+		}
+	}
+	return out
+}
+
+var keyLineRE = regexp.MustCompile(`^(\s*)(- )?([A-Za-z][A-Za-z0-9.\-_/]*):(\s.*)?$`)
+
+// indentationLost finds `key:` lines with no value followed, at the same
+// indentation, by a field that belongs inside key (`metadata:` then
+// `name: x` in the same column): the indentation was lost in copying.
+func indentationLost(file string, ch chunk, lines []string, kind string) []Diagnostic {
+	if schema[kind] == nil {
+		kind = "DaemonSet"
+	}
+	var out []Diagnostic
+	type open struct {
+		indent int
+		typ    string
+	}
+	// types of keys by indentation, tracked through the document
+	stack := []open{{-1, kind}}
+	for i := 0; i < len(lines); i++ {
+		m := keyLineRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		ind := len(m[1])
+		for len(stack) > 1 && stack[len(stack)-1].indent >= ind {
+			stack = stack[:len(stack)-1]
+		}
+		parent := stack[len(stack)-1].typ
+		key := m[3]
+		t := strings.TrimPrefix(schema[parent][key], "[]")
+		if strings.TrimSpace(m[4]) != "" || schema[t] == nil {
+			continue
+		}
+		// key opens a mapping: is the next field at the same indentation one of its own?
+		j := i + 1
+		for j < len(lines) && strings.TrimSpace(stripComments(lines[j])) == "" {
+			j++
+		}
+		if j >= len(lines) {
+			continue
+		}
+		n := keyLineRE.FindStringSubmatch(lines[j])
+		if n != nil && len(n[1]) == ind && n[2] == "" {
+			if _, own := schema[t][n[3]]; own {
+				if _, sibling := schema[parent][n[3]]; !sibling {
+					out = append(out, Diagnostic{File: file, Line: ch.line + j, Column: ind + 1,
+						Message: fmt.Sprintf("%q is not indented under %q", n[3], key+":"),
+						Hint:    fmt.Sprintf("the indentation was lost: `%s:` belongs inside `%s:`; indent it (and the fields after it) by two more spaces than `%s:`", n[3], key, key),
+						silent:  true})
+				}
+			}
+		}
+		stack = append(stack, open{ind, t})
+	}
+	return out
+}
+
+// flattenedHint returns a hint showing the restored lines when line rel
+// (1-based within the chunk) looks like several lines run together, or "".
+func flattenedHint(lines []string, rel int, kind string) string {
+	if rel < 1 || rel > len(lines) {
+		return ""
+	}
+	l := lines[rel-1]
+	t := strings.TrimSpace(l)
+	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "\"") || strings.HasPrefix(t, "'") {
+		return ""
+	}
+	if !looksFlattened(t) {
+		return ""
+	}
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	restored := RestoreLineBreaks(strings.TrimPrefix(t, "- "), kind, parentKeys(lines, rel-1), indent)
+	if len(restored) < 2 {
+		return "the line breaks of this line were lost: put each `key:` on its own line, indented under its parent"
+	}
+	if len(restored) > 40 {
+		restored = append(restored[:40], "...")
+	}
+	return "the line breaks of this line were lost (copied from a web page?); it should read:\n" + strings.Join(restored, "\n")
+}
+
+// looksFlattened reports whether a line holds more than one mapping key:
+// a key with a colon inside (`metadata:name: x`) or a second `key: value`.
+func looksFlattened(t string) bool {
+	t = strings.TrimPrefix(t, "- ")
+	keyEnd := strings.Index(t, ": ")
+	if keyEnd < 0 {
+		if strings.HasSuffix(t, ":") {
+			keyEnd = len(t) - 1
+		} else {
+			return false
+		}
+	}
+	key := t[:keyEnd]
+	if strings.Contains(key, ":") && !strings.Contains(key, "//") && !strings.ContainsAny(key, " \"'") {
+		return true
+	}
+	rest := t[keyEnd+1:]
+	if i := strings.Index(rest, " #"); i >= 0 {
+		rest = rest[:i]
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" || strings.ContainsAny(rest[:1], "\"'{[|>&*!") {
+		return false
+	}
+	return strings.Contains(rest, ": ") || (strings.HasSuffix(rest, ":") && rest != ":")
+}
+
+// parentKeys returns the keys of the mappings enclosing line i, outermost first.
+func parentKeys(lines []string, i int) []string {
+	ind := len(lines[i]) - len(strings.TrimLeft(lines[i], " "))
+	var keys []string
+	for j := i - 1; j >= 0 && ind > 0; j-- {
+		m := keyLineRE.FindStringSubmatch(lines[j])
+		if m == nil {
+			continue
+		}
+		jind := len(m[1])
+		if m[2] != "" {
+			jind += 2
+		}
+		if jind < ind {
+			keys = append([]string{m[3]}, keys...)
+			ind = len(m[1])
+		}
+	}
+	return keys
+}
+
+// addQuoteHints adds a hint to diagnostics whose values hold curly quotes
+// (“key”): they come from word processors and web pages and are not YAML quotes.
+func addQuoteHints(ds []Diagnostic) {
+	for i := range ds {
+		if ds[i].Hint == "" && strings.ContainsAny(ds[i].Message, "“”‘’") {
+			ds[i].Hint = "the value holds curly quotes (“ ” or ‘ ’) copied from a web page or word processor: use straight quotes (\") or none"
+		}
+	}
+}

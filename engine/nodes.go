@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// AddNode registers a new Ready node the way a joining kubelet does
+// (cluster.NewNode: hostname/os/arch labels, capacity, conditions, a free
+// pod CIDR and InternalIP), then settles. Errors: AlreadyExists.
+func (s *Simulation) AddNode(name string, o cluster.NodeOptions) error {
+	c := s.Cluster
+	if c.Node(name) != nil {
+		return cluster.AlreadyExists("nodes", name)
+	}
+	used := map[string]bool{}
+	for _, n := range c.Nodes() {
+		used[n.Spec.PodCIDR] = true
+	}
+	idx := 0
+	for used[fmt.Sprintf("10.244.%d.0/24", idx)] {
+		idx++
+	}
+	n := c.NewNode(name, idx, o)
+	if err := c.CreateNode(n); err != nil {
+		return err
+	}
+	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "registerWithAPIServer", Object: "Node/" + name, Node: name,
+		Action: "register", Reason: "a kubelet joined the cluster and registered its node"})
+	s.Settle()
+	return nil
+}
+
+// RemoveNode deletes the node object (as `kubectl delete node` does); the pod
+// GC then removes the pods bound to it and the DaemonSet controller stops
+// counting it. Errors: NotFound.
+func (s *Simulation) RemoveNode(name string) error {
+	if err := s.Cluster.DeleteNode(name); err != nil {
+		return err
+	}
+	s.comps.kubelets.Forget(name)
+	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DeleteNode", Object: "Node/" + name, Node: name,
+		Action: "remove", Reason: "the node was removed from the cluster"})
+	s.Settle()
+	return nil
+}
+
+// FailNode stops the node's kubelet: it no longer posts status or runs pods.
+// After the 50 s node-monitor grace period (virtual time; call Advance) the
+// node lifecycle controller sets Ready=Unknown (NodeStatusUnknown, "Kubelet
+// stopped posting node status.") and adds the unreachable NoSchedule and
+// NoExecute taints. Daemon pods tolerate them and stay (counted
+// misscheduled); ordinary pods are evicted after their 300 s
+// tolerationSeconds when they carry the DefaultTolerationSeconds
+// tolerations (api.AddDefaultTolerationSeconds), at once otherwise.
+// Errors: NotFound, or the node has already failed.
+func (s *Simulation) FailNode(name string) error {
+	if s.Cluster.Node(name) == nil {
+		return cluster.NotFound("nodes", name)
+	}
+	if !s.comps.kubelets.Stop(name) {
+		return fmt.Errorf("node %q has already failed", name)
+	}
+	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailNode", Object: "Node/" + name, Node: name,
+		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", "50s")})
+	s.Settle()
+	return nil
+}
+
+// RecoverNode restarts a failed node's kubelet: it posts Ready=True at once,
+// the node lifecycle controller removes the unreachable taints, and pods on
+// the node run again. Errors: NotFound, or the node has not failed.
+func (s *Simulation) RecoverNode(name string) error {
+	if s.Cluster.Node(name) == nil {
+		return cluster.NotFound("nodes", name)
+	}
+	if !s.comps.kubelets.Start(name) {
+		return fmt.Errorf("node %q has not failed", name)
+	}
+	s.Settle()
+	return nil
+}
+
+// FailPod makes the pod's containers exit with an error: the pod becomes
+// Failed (as test/integration/daemonset TestSimpleDaemonSetRestartsPodsOnTerminalPhase
+// does), and a DaemonSet then deletes and replaces it. Errors: NotFound, or
+// the pod is already terminal.
+func (s *Simulation) FailPod(namespace, name string) error {
+	if namespace == "" {
+		namespace = api.DefaultNamespace
+	}
+	c := s.Cluster
+	p := c.Pod(namespace, name)
+	if p == nil {
+		return cluster.NotFound("pods", name)
+	}
+	if p.IsTerminal() {
+		return fmt.Errorf("pod %q is already %s", name, p.Status.Phase)
+	}
+	now := c.Now()
+	p.Status.Phase = api.PodFailed
+	for i := range p.Status.ContainerStatuses {
+		cs := &p.Status.ContainerStatuses[i]
+		started := now
+		if cs.State.Running != nil {
+			started = cs.State.Running.StartedAt
+		}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: "Error", StartedAt: started, FinishedAt: now}}
+		cs.Ready = false
+		cs.Started = api.BoolPtr(false)
+	}
+	for i := range p.Status.Conditions {
+		cd := &p.Status.Conditions[i]
+		if (cd.Type == api.PodReady || cd.Type == api.ContainersReady) && cd.Status != api.ConditionFalse {
+			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, "PodFailed", now
+		}
+	}
+	if err := c.UpdatePod(p); err != nil {
+		return err
+	}
+	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailPod", Object: "Pod/" + namespace + "/" + name, Node: p.Spec.NodeName,
+		Action: "fail", Reason: "the pod's containers exited with an error: phase Failed"})
+	s.Settle()
+	return nil
+}

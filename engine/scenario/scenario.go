@@ -1,0 +1,419 @@
+// Package scenario runs txtar scenarios against a simulated cluster
+// (DESIGN.md contracts 3 and 4).
+//
+// A scenario is a txtar archive (golang.org/x/tools/txtar). Its comment
+// section is the script, one command per line, with `#` comments; its files
+// are manifests that commands name with `-f NAME`. Commands:
+//
+//	kubectl ARGS...            as kubectl against the simulated cluster
+//	! kubectl ARGS...          the same, expected to fail (non-zero exit)
+//	advance DURATION           move virtual time (Go duration syntax: 30s, 2m)
+//	wait rollout ds/NAME       advance until the DaemonSet is fully rolled out
+//	wait idle                  advance until no component has anything scheduled
+//	wait deleted KIND/NAME     advance until the object is gone
+//	                           (waits take --timeout=DURATION, default 10m virtual)
+//	node add NAME [--label k=v]... [--taint k=v:Effect]... [--control-plane]
+//	node remove NAME | node fail NAME | node recover NAME
+//	pod fail NAME              its container exits with an error
+//	cluster empty              (first command only) start with no nodes
+//	stdout REGEX / ! stdout REGEX / stderr REGEX / ! stderr REGEX
+//	                           assertions on the previous command's output,
+//	                           as in Go's script tests ((?m) is implied)
+//
+// Every scenario starts on the default cluster (control-plane, node-1,
+// node-2) unless its first command is `cluster empty`.
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+	"golang.org/x/tools/txtar"
+)
+
+// DefaultWaitTimeout bounds every wait command, in virtual time.
+const DefaultWaitTimeout = 10 * time.Minute
+
+// waitStep is the virtual-time step of wait commands.
+const waitStep = time.Second
+
+// MalformedError reports a scenario that cannot be run (exit status 2):
+// an unknown command, a bad duration or regular expression, an assertion
+// with no command before it. Line is 1-based in the scenario file.
+type MalformedError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *MalformedError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// step is one parsed script line.
+type step struct {
+	line    int
+	text    string
+	negate  bool
+	verb    string // kubectl, advance, wait, node, pod, cluster, stdout, stderr, comment
+	args    []string
+	dur     time.Duration
+	re      *regexp.Regexp
+	comment string
+}
+
+// Scenario is a parsed scenario file.
+type Scenario struct {
+	Name  string
+	Files map[string]string
+	steps []step
+	empty bool
+}
+
+// Parse reads a txtar scenario. Errors are *MalformedError.
+func Parse(name string, data []byte) (*Scenario, error) {
+	ar := txtar.Parse(data)
+	sc := &Scenario{Name: name, Files: map[string]string{}}
+	for _, f := range ar.Files {
+		sc.Files[f.Name] = string(f.Data)
+	}
+	bad := func(line int, format string, a ...any) error {
+		return &MalformedError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	lines := strings.Split(string(ar.Comment), "\n")
+	sawCommand := false
+	for i, raw := range lines {
+		ln := i + 1
+		text := strings.TrimSpace(raw)
+		if text == "" {
+			continue
+		}
+		if strings.HasPrefix(text, "#") {
+			sc.steps = append(sc.steps, step{line: ln, text: text, verb: "comment", comment: text})
+			continue
+		}
+		st := step{line: ln, text: text}
+		rest := text
+		if strings.HasPrefix(rest, "!") {
+			st.negate = true
+			rest = strings.TrimSpace(rest[1:])
+		}
+		verb, args, _ := strings.Cut(rest, " ")
+		args = strings.TrimSpace(args)
+		st.verb = verb
+		switch verb {
+		case "kubectl", "k":
+			st.verb = "kubectl"
+			st.args = []string{args}
+			sawCommand = true
+		case "advance":
+			if st.negate {
+				return nil, bad(ln, "advance cannot be negated")
+			}
+			d, err := time.ParseDuration(args)
+			if err != nil || d < 0 {
+				return nil, bad(ln, "advance wants a duration such as 30s or 2m, got %q", args)
+			}
+			st.dur = d
+			sawCommand = true
+		case "wait":
+			if st.negate {
+				return nil, bad(ln, "wait cannot be negated")
+			}
+			f := strings.Fields(args)
+			st.dur = DefaultWaitTimeout
+			var rest []string
+			for _, a := range f {
+				if v, ok := strings.CutPrefix(a, "--timeout="); ok {
+					d, err := time.ParseDuration(v)
+					if err != nil || d <= 0 {
+						return nil, bad(ln, "bad --timeout %q", v)
+					}
+					st.dur = d
+					continue
+				}
+				rest = append(rest, a)
+			}
+			switch {
+			case len(rest) == 2 && rest[0] == "rollout" && strings.HasPrefix(rest[1], "ds/"):
+			case len(rest) == 1 && rest[0] == "idle":
+			case len(rest) == 2 && rest[0] == "deleted" && strings.Contains(rest[1], "/"):
+			default:
+				return nil, bad(ln, "unknown wait %q: want `wait rollout ds/NAME`, `wait idle` or `wait deleted KIND/NAME`", args)
+			}
+			st.args = rest
+			sawCommand = true
+		case "node":
+			if st.negate {
+				return nil, bad(ln, "node commands cannot be negated")
+			}
+			f := strings.Fields(args)
+			if len(f) < 2 {
+				return nil, bad(ln, "usage: node add|remove|fail|recover NAME")
+			}
+			switch f[0] {
+			case "add":
+				if _, err := parseNodeAdd(f[2:]); err != nil {
+					return nil, bad(ln, "%v", err)
+				}
+			case "remove", "fail", "recover":
+				if len(f) != 2 {
+					return nil, bad(ln, "usage: node %s NAME", f[0])
+				}
+			default:
+				return nil, bad(ln, "unknown node command %q: want add, remove, fail or recover", f[0])
+			}
+			st.args = f
+			sawCommand = true
+		case "pod":
+			f := strings.Fields(args)
+			if st.negate || len(f) != 2 || f[0] != "fail" {
+				return nil, bad(ln, "usage: pod fail NAME")
+			}
+			st.args = f
+			sawCommand = true
+		case "cluster":
+			if args != "empty" {
+				return nil, bad(ln, "usage: cluster empty")
+			}
+			if sawCommand {
+				return nil, bad(ln, "cluster empty must be the first command")
+			}
+			sc.empty = true
+			continue
+		case "stdout", "stderr":
+			if !sawCommand {
+				return nil, bad(ln, "%s assertion before any command", verb)
+			}
+			pat := unquote(args)
+			re, err := regexp.Compile("(?m)" + pat)
+			if err != nil {
+				return nil, bad(ln, "bad regular expression %q: %v", pat, err)
+			}
+			st.re = re
+		default:
+			return nil, bad(ln, "unknown command %q (want kubectl, advance, wait, node, pod, stdout, stderr)", verb)
+		}
+		sc.steps = append(sc.steps, st)
+	}
+	return sc, nil
+}
+
+// unquote strips one pair of matching quotes around an assertion pattern,
+// so that `stdout 'a b'` and `stdout a b` mean the same.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+type nodeAdd struct {
+	opts cluster.NodeOptions
+}
+
+func parseNodeAdd(args []string) (nodeAdd, error) {
+	var na nodeAdd
+	na.opts.Labels = map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val := ""
+		name := a
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			name, val = k, v
+		} else if a == "--label" || a == "--taint" || a == "--cpu" || a == "--memory" {
+			if i+1 >= len(args) {
+				return na, fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "--control-plane":
+			na.opts.ControlPlane = true
+		case "--label":
+			k, v, _ := strings.Cut(val, "=")
+			if k == "" {
+				return na, fmt.Errorf("bad --label %q: want key=value", val)
+			}
+			na.opts.Labels[k] = v
+		case "--taint":
+			t, err := parseTaint(val)
+			if err != nil {
+				return na, err
+			}
+			na.opts.Taints = append(na.opts.Taints, t)
+		case "--cpu":
+			if _, err := api.ParseQuantity(val); err != nil {
+				return na, fmt.Errorf("bad --cpu %q", val)
+			}
+			na.opts.CPU = val
+		case "--memory":
+			if _, err := api.ParseQuantity(val); err != nil {
+				return na, fmt.Errorf("bad --memory %q", val)
+			}
+			na.opts.Memory = val
+		default:
+			return na, fmt.Errorf("unknown node add flag %q (want --label, --taint, --control-plane, --cpu, --memory)", a)
+		}
+	}
+	return na, nil
+}
+
+// parseTaint reads key[=value]:Effect.
+func parseTaint(s string) (api.Taint, error) {
+	kv, effect, ok := strings.Cut(s, ":")
+	if !ok || kv == "" {
+		return api.Taint{}, fmt.Errorf("bad --taint %q: want key[=value]:Effect", s)
+	}
+	switch effect {
+	case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+	default:
+		return api.Taint{}, fmt.Errorf("bad --taint %q: effect must be NoSchedule, PreferNoSchedule or NoExecute", s)
+	}
+	k, v, _ := strings.Cut(kv, "=")
+	return api.Taint{Key: k, Value: v, Effect: effect}, nil
+}
+
+// Result is the outcome of running a scenario.
+type Result struct {
+	// Failures are the assertions that did not hold, as "file:line: message".
+	Failures []string
+}
+
+// OK reports whether every assertion held.
+func (r *Result) OK() bool { return len(r.Failures) == 0 }
+
+// Run executes the scenario on a fresh simulation (seed 1) and writes the
+// transcript to w: each command echoed as `$ command`, followed by its
+// output, and each failed assertion as `FAIL: file:line: ...`.
+func (sc *Scenario) Run(w io.Writer) *Result {
+	sim := engine.New(engine.Options{Empty: sc.empty})
+	for k, v := range sc.Files {
+		sim.Files[k] = v
+	}
+	res := &Result{}
+	var last engine.Output
+	fail := func(st step, format string, a ...any) {
+		msg := fmt.Sprintf("%s:%d: %s", sc.Name, st.line, fmt.Sprintf(format, a...))
+		res.Failures = append(res.Failures, msg)
+		fmt.Fprintf(w, "FAIL: %s\n", msg)
+	}
+	for _, st := range sc.steps {
+		switch st.verb {
+		case "comment":
+			fmt.Fprintln(w, st.comment)
+			continue
+		case "stdout", "stderr":
+			text := last.Stdout
+			if st.verb == "stderr" {
+				text = last.Stderr
+			}
+			matched := st.re.MatchString(text)
+			if matched == st.negate {
+				if st.negate {
+					fail(st, "%s matched %q but should not", st.verb, st.re.String()[4:])
+				} else {
+					fail(st, "no match for %q in %s", st.re.String()[4:], st.verb)
+				}
+			}
+			continue
+		}
+		fmt.Fprintf(w, "$ %s\n", strings.TrimPrefix(st.text, "! "))
+		last = engine.Output{}
+		switch st.verb {
+		case "kubectl":
+			last = sim.Run("kubectl " + st.args[0])
+			io.WriteString(w, last.Stdout)
+			io.WriteString(w, last.Stderr)
+			if st.negate && last.ExitCode == 0 {
+				fail(st, "command succeeded but should have failed")
+			} else if !st.negate && last.ExitCode != 0 {
+				fail(st, "command failed with exit status %d", last.ExitCode)
+			}
+		case "advance":
+			sim.Advance(st.dur)
+		case "wait":
+			if err := wait(sim, st.args, st.dur); err != nil {
+				fail(st, "%v", err)
+			}
+		case "node":
+			var err error
+			name := st.args[1]
+			switch st.args[0] {
+			case "add":
+				na, _ := parseNodeAdd(st.args[2:])
+				err = sim.AddNode(name, na.opts)
+			case "remove":
+				err = sim.RemoveNode(name)
+			case "fail":
+				err = sim.FailNode(name)
+			case "recover":
+				err = sim.RecoverNode(name)
+			}
+			if err != nil {
+				last.Stderr = err.Error() + "\n"
+				io.WriteString(w, last.Stderr)
+				fail(st, "%v", err)
+			}
+		case "pod":
+			if err := sim.FailPod(api.DefaultNamespace, st.args[1]); err != nil {
+				last.Stderr = err.Error() + "\n"
+				io.WriteString(w, last.Stderr)
+				fail(st, "%v", err)
+			}
+		}
+	}
+	return res
+}
+
+// wait advances the simulation in one-second steps until the condition
+// holds, failing after timeout of virtual time.
+func wait(sim *engine.Simulation, args []string, timeout time.Duration) error {
+	var cond func() bool
+	var what string
+	switch args[0] {
+	case "rollout":
+		name := strings.TrimPrefix(args[1], "ds/")
+		what = "daemon set " + name + " to roll out"
+		cond = func() bool {
+			ds := sim.Cluster.DaemonSet(api.DefaultNamespace, name)
+			if ds == nil {
+				return false
+			}
+			st := ds.Status
+			return st.ObservedGeneration >= ds.Generation &&
+				st.UpdatedNumberScheduled >= st.DesiredNumberScheduled &&
+				st.NumberAvailable >= st.DesiredNumberScheduled &&
+				st.CurrentNumberScheduled == st.DesiredNumberScheduled
+		}
+	case "idle":
+		what = "the cluster to be idle"
+		cond = func() bool { return sim.Cluster.PendingWakeups() == 0 }
+	case "deleted":
+		kind, name, _ := strings.Cut(args[1], "/")
+		what = args[1] + " to be deleted"
+		switch kind {
+		case "pod", "pods", "po":
+			cond = func() bool { return sim.Cluster.Pod(api.DefaultNamespace, name) == nil }
+		case "ds", "daemonset", "daemonsets":
+			cond = func() bool { return sim.Cluster.DaemonSet(api.DefaultNamespace, name) == nil }
+		case "node", "nodes", "no":
+			cond = func() bool { return sim.Cluster.Node(name) == nil }
+		default:
+			return fmt.Errorf("wait deleted: unknown kind %q", kind)
+		}
+	}
+	deadline := sim.Now().Add(timeout)
+	for !cond() {
+		if !sim.Now().Before(deadline) {
+			return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
+		}
+		sim.Advance(waitStep)
+	}
+	return nil
+}

@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"sort"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/controller"
+	"github.com/dsplayground/dsplay/engine/kubectl"
+)
+
+// Snapshot is everything the browser UI draws, as plain data copied out of
+// the store at one virtual instant. It holds no pointers into the store, so
+// the UI can keep it while the simulation moves on.
+//
+// Taking one is linear in nodes + pods + nodes x DaemonSets (one
+// nodeShouldRunDaemonPod verdict per pair); the UI takes one whenever the
+// store's ResourceVersion changed since the last frame.
+type Snapshot struct {
+	// Now is the virtual time; Elapsed is Now - cluster.Epoch.
+	Now     time.Time
+	Elapsed time.Duration
+	// ResourceVersion is the store's change counter when the snapshot was
+	// taken: equal counters mean equal snapshots (apart from the clock).
+	ResourceVersion int64
+	// LastDecision is the Seq of the newest decision (see Simulation.Decisions).
+	LastDecision int64
+	// Nodes are sorted by name, each with the pods bound to it.
+	Nodes []NodeView
+	// Pending are pods not bound to any node (spec.nodeName empty), sorted
+	// by namespace and name; a DaemonSet's pod names its Target node.
+	Pending []PodView
+	// DaemonSets are sorted by namespace and name.
+	DaemonSets []DaemonSetView
+}
+
+// NodeView is one node card.
+type NodeView struct {
+	Name string
+	// Status and Roles are kubectl get nodes' STATUS and ROLES columns
+	// ("Ready", "Ready,SchedulingDisabled", "control-plane", "<none>").
+	Status, Roles string
+	// Taints are rendered as kubectl prints them: key=value:Effect.
+	Taints []string
+	// Labels are the node's labels as sorted "key=value" strings.
+	Labels        []string
+	Unschedulable bool
+	// Ready is the Ready condition being True.
+	Ready bool
+	// Pods are the pods bound to the node, sorted by namespace and name.
+	Pods []PodView
+	// Daemons has one entry per DaemonSet (in Snapshot.DaemonSets order):
+	// whether it should run here and why.
+	Daemons []NodeDaemonView
+}
+
+// NodeDaemonView is the verdict of nodeShouldRunDaemonPod for one
+// DaemonSet on one node, plus the DaemonSet's pods found on the node.
+type NodeDaemonView struct {
+	// DaemonSet is "namespace/name"; Name is the DaemonSet's name.
+	DaemonSet, Name string
+	// ShouldRun and ShouldContinueRunning are the controller's verdict
+	// (controller.NodeShouldRunDaemonPod).
+	ShouldRun, ShouldContinueRunning bool
+	// Checks are every check with its result, in the controller's order.
+	Checks []controller.Check
+	// Pods counts this DaemonSet's pods bound to the node (terminating ones
+	// included); Misscheduled is Pods > 0 && !ShouldRun (kubectl counts them
+	// in NUMBER MISSCHEDULED).
+	Pods         int
+	Misscheduled bool
+	// Reason is a one-line explanation when the DaemonSet should not run a
+	// new pod here (ShouldRun false): the first failed check's Detail, e.g.
+	// "taint node-role.kubernetes.io/control-plane:NoSchedule is not
+	// tolerated: ...". Empty when ShouldRun.
+	Reason string
+}
+
+// PodView is one pod chip.
+type PodView struct {
+	Namespace, Name, UID string
+	// Node is spec.nodeName ("" while unbound).
+	Node string
+	// Target is, for an unbound pod of a DaemonSet, the node its node-name
+	// affinity pins it to (controller.GetTargetNodeName); "" otherwise.
+	Target string
+	// Owner is the name of the controlling DaemonSet ("" for a bare pod).
+	Owner string
+	// Phase is status.phase (Pending, Running, Succeeded, Failed, Unknown).
+	Phase string
+	// Status and Ready are kubectl get pods' STATUS and READY columns
+	// ("ContainerCreating", "Running", "Terminating"; "0/1").
+	Status, Ready string
+	// Image is the first container's image.
+	Image string
+	// Terminating is true once deletionTimestamp is set.
+	Terminating bool
+	// Revision is the controller-revision-hash label ("" for bare pods).
+	Revision string
+	// Created is the creation timestamp (virtual time).
+	Created time.Time
+}
+
+// DaemonSetView is one row of the DaemonSet table, with kubectl get ds's
+// counts (status as the controller last wrote it).
+type DaemonSetView struct {
+	Namespace, Name, UID                                       string
+	Desired, Current, Ready, UpToDate, Available, Misscheduled int32
+	// NodeSelector is the NODE SELECTOR column ("<none>" when empty).
+	NodeSelector string
+	// Images are the template's container images.
+	Images []string
+	// Strategy is spec.updateStrategy.type.
+	Strategy string
+}
+
+// Snapshot returns what the UI draws at the current virtual time.
+func (s *Simulation) Snapshot() Snapshot {
+	c := s.Cluster
+	snap := Snapshot{
+		Now:             c.Now(),
+		Elapsed:         s.Elapsed(),
+		ResourceVersion: c.ResourceVersion(),
+		LastDecision:    c.LastDecisionSeq(),
+	}
+
+	dss := c.DaemonSets()
+	snap.DaemonSets = make([]DaemonSetView, len(dss))
+	dsIndex := make(map[string]int, len(dss)) // DaemonSet UID -> index
+	for i, ds := range dss {
+		dsIndex[ds.UID] = i
+		v := DaemonSetView{
+			Namespace:    ds.Namespace,
+			Name:         ds.Name,
+			UID:          ds.UID,
+			Desired:      ds.Status.DesiredNumberScheduled,
+			Current:      ds.Status.CurrentNumberScheduled,
+			Ready:        ds.Status.NumberReady,
+			UpToDate:     ds.Status.UpdatedNumberScheduled,
+			Available:    ds.Status.NumberAvailable,
+			Misscheduled: ds.Status.NumberMisscheduled,
+			NodeSelector: nodeSelectorColumn(ds.Spec.Template.Spec.NodeSelector),
+			Strategy:     ds.Spec.UpdateStrategy.Type,
+		}
+		for _, ct := range ds.Spec.Template.Spec.Containers {
+			v.Images = append(v.Images, ct.Image)
+		}
+		snap.DaemonSets[i] = v
+	}
+
+	nodes := c.Nodes()
+	snap.Nodes = make([]NodeView, len(nodes))
+	counts := make([]int, len(dss)) // per-node pod count of each DaemonSet, reused
+	for i, n := range nodes {
+		nv := NodeView{
+			Name:          n.Name,
+			Status:        kubectl.NodeStatusColumn(n),
+			Roles:         kubectl.NodeRolesColumn(n),
+			Unschedulable: n.Spec.Unschedulable,
+			Labels:        sortedLabels(n.Labels),
+		}
+		if rc := n.Condition(api.NodeReady); rc != nil && rc.Status == api.ConditionTrue {
+			nv.Ready = true
+		}
+		for _, t := range n.Spec.Taints {
+			nv.Taints = append(nv.Taints, kubectl.TaintString(t))
+		}
+		for j := range counts {
+			counts[j] = 0
+		}
+		pods := c.PodsOnNode(n.Name)
+		nv.Pods = make([]PodView, len(pods))
+		for j, p := range pods {
+			nv.Pods[j] = podView(p)
+			if ref := p.ControllerRef(); ref != nil && ref.Kind == "DaemonSet" {
+				if k, ok := dsIndex[ref.UID]; ok {
+					counts[k]++
+				}
+			}
+		}
+		nv.Daemons = make([]NodeDaemonView, len(dss))
+		for k, ds := range dss {
+			v := controller.NodeShouldRunDaemonPod(n, ds)
+			d := NodeDaemonView{
+				DaemonSet:             ds.Namespace + "/" + ds.Name,
+				Name:                  ds.Name,
+				ShouldRun:             v.ShouldRun,
+				ShouldContinueRunning: v.ShouldContinueRunning,
+				Checks:                v.Checks,
+				Pods:                  counts[k],
+			}
+			d.Misscheduled = d.Pods > 0 && !v.ShouldRun
+			if !v.ShouldRun {
+				d.Reason = firstFailure(v.Checks)
+			}
+			nv.Daemons[k] = d
+		}
+		snap.Nodes[i] = nv
+	}
+
+	for _, p := range c.PodsOnNode("") {
+		v := podView(p)
+		if v.Owner != "" {
+			if t, err := controller.GetTargetNodeName(p); err == nil {
+				v.Target = t
+			}
+		}
+		snap.Pending = append(snap.Pending, v)
+	}
+	return snap
+}
+
+// firstFailure explains the first failed check: its Detail (a sentence that
+// names the check, e.g. "taint node-role.kubernetes.io/control-plane:NoSchedule
+// is not tolerated: ..."), or its Name when it has none.
+func firstFailure(checks []controller.Check) string {
+	for _, ch := range checks {
+		if !ch.Passed {
+			if ch.Detail == "" {
+				return ch.Name
+			}
+			return ch.Detail
+		}
+	}
+	return "not eligible"
+}
+
+func podView(p *api.Pod) PodView {
+	v := PodView{
+		Namespace:   p.Namespace,
+		Name:        p.Name,
+		UID:         p.UID,
+		Node:        p.Spec.NodeName,
+		Phase:       p.Status.Phase,
+		Status:      kubectl.PodStatusColumn(p),
+		Ready:       kubectl.PodReadyColumn(p),
+		Terminating: p.DeletionTimestamp != nil,
+		Revision:    p.Labels[api.ControllerRevisionHashLabelKey],
+		Created:     p.CreationTimestamp,
+	}
+	if ref := p.ControllerRef(); ref != nil && ref.Kind == "DaemonSet" {
+		v.Owner = ref.Name
+	}
+	if len(p.Spec.Containers) > 0 {
+		v.Image = p.Spec.Containers[0].Image
+	}
+	return v
+}
+
+func sortedLabels(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nodeSelectorColumn renders a node selector as kubectl get ds's NODE
+// SELECTOR column: sorted k=v pairs joined by commas, "<none>" when empty
+// (labels.SelectorFromSet(...).String()).
+func nodeSelectorColumn(sel map[string]string) string {
+	if len(sel) == 0 {
+		return "<none>"
+	}
+	s := sortedLabels(sel)
+	out := s[0]
+	for _, kv := range s[1:] {
+		out += "," + kv
+	}
+	return out
+}

@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// snapshotFixture returns a default-cluster simulation with a DaemonSet
+// "fluentd" and pods written straight into the store (no components run):
+// a Running pod on node-1, a terminating pod on node-2, a pod on the tainted
+// control-plane (misscheduled), a bare unbound pod.
+func snapshotFixture(t testing.TB) *Simulation {
+	t.Helper()
+	s := New(Options{})
+	c := s.Cluster
+	ds := &api.DaemonSet{
+		ObjectMeta: api.ObjectMeta{Name: "fluentd", Namespace: "default"},
+		Spec: api.DaemonSetSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"name": "fluentd"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"name": "fluentd"}},
+				Spec: api.PodSpec{
+					NodeSelector: map[string]string{"kubernetes.io/os": "linux"},
+					Containers:   []api.Container{{Name: "fluentd", Image: "fluentd:v2.5.2"}},
+				},
+			},
+			UpdateStrategy: api.DaemonSetUpdateStrategy{Type: api.RollingUpdateDaemonSetStrategyType},
+		},
+		Status: api.DaemonSetStatus{DesiredNumberScheduled: 2, CurrentNumberScheduled: 3, NumberReady: 1, UpdatedNumberScheduled: 3, NumberAvailable: 1, NumberMisscheduled: 1},
+	}
+	if err := c.CreateDaemonSet(ds); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(name, node string, owned bool) *api.Pod {
+		p := &api.Pod{
+			ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"name": "fluentd"}},
+			Spec:       api.PodSpec{NodeName: node, Containers: []api.Container{{Name: "fluentd", Image: "fluentd:v2.5.2"}}},
+		}
+		if owned {
+			p.Labels[api.ControllerRevisionHashLabelKey] = "7d9c5b6f4"
+			p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: api.BoolPtr(true)}}
+		}
+		if err := c.CreatePod(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	running := mk("fluentd-abcde", "node-1", true)
+	running.Status.Phase = api.PodRunning
+	running.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}
+	running.Status.ContainerStatuses = []api.ContainerStatus{{Name: "fluentd", Ready: true, State: api.ContainerState{Running: &api.ContainerStateRunning{}}}}
+	_ = c.UpdatePod(running)
+	term := mk("fluentd-fghij", "node-2", true)
+	now := c.Now()
+	term.DeletionTimestamp = &now
+	_ = c.UpdatePod(term)
+	mk("fluentd-klmno", "control-plane", true)
+	mk("bare", "", false)
+	pinned := mk("fluentd-pqrst", "", true)
+	pinned.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: "In", Values: []string{"node-2"}}}}},
+	}}}
+	_ = c.UpdatePod(pinned)
+	return s
+}
+
+func TestSnapshot(t *testing.T) {
+	s := snapshotFixture(t)
+	s.Cluster.SetNow(cluster.Epoch.Add(90 * time.Second))
+	snap := s.Snapshot()
+
+	if snap.Elapsed != 90*time.Second || !snap.Now.Equal(cluster.Epoch.Add(90*time.Second)) {
+		t.Errorf("clock: Now %v Elapsed %v", snap.Now, snap.Elapsed)
+	}
+	if snap.ResourceVersion != s.Cluster.ResourceVersion() {
+		t.Errorf("ResourceVersion %d, store %d", snap.ResourceVersion, s.Cluster.ResourceVersion())
+	}
+	var names []string
+	for _, n := range snap.Nodes {
+		names = append(names, n.Name)
+	}
+	if got := strings.Join(names, ","); got != "control-plane,node-1,node-2" {
+		t.Fatalf("nodes %s", got)
+	}
+
+	cp, n1, n2 := snap.Nodes[0], snap.Nodes[1], snap.Nodes[2]
+	tests := []struct {
+		name      string
+		got, want string
+	}{
+		{"control-plane status", cp.Status, "Ready"},
+		{"control-plane roles", cp.Roles, "control-plane"},
+		{"control-plane taints", strings.Join(cp.Taints, ";"), "node-role.kubernetes.io/control-plane:NoSchedule"},
+		{"node-1 roles", n1.Roles, "<none>"},
+		{"node-1 taints", strings.Join(n1.Taints, ";"), ""},
+		{"node-1 pods", podNames(n1.Pods), "fluentd-abcde"},
+		{"node-2 pods", podNames(n2.Pods), "fluentd-fghij"},
+		{"control-plane pods", podNames(cp.Pods), "fluentd-klmno"},
+		{"pending", podNames(snap.Pending), "bare,fluentd-pqrst"},
+		{"pending daemon pod target", snap.Pending[1].Target, "node-2"},
+		{"bare pod target", snap.Pending[0].Target, ""},
+		{"running status", n1.Pods[0].Status, "Running"},
+		{"running ready", n1.Pods[0].Ready, "1/1"},
+		{"running phase", n1.Pods[0].Phase, api.PodRunning},
+		{"owner", n1.Pods[0].Owner, "fluentd"},
+		{"revision", n1.Pods[0].Revision, "7d9c5b6f4"},
+		{"image", n1.Pods[0].Image, "fluentd:v2.5.2"},
+		{"terminating status", n2.Pods[0].Status, "Terminating"},
+		{"bare owner", snap.Pending[0].Owner, ""},
+		{"bare phase", snap.Pending[0].Phase, api.PodPending},
+		{"ds node selector", snap.DaemonSets[0].NodeSelector, "kubernetes.io/os=linux"},
+		{"ds images", strings.Join(snap.DaemonSets[0].Images, ","), "fluentd:v2.5.2"},
+		{"ds counts", fmt.Sprint(snap.DaemonSets[0].Desired, snap.DaemonSets[0].Current, snap.DaemonSets[0].Ready, snap.DaemonSets[0].UpToDate, snap.DaemonSets[0].Available, snap.DaemonSets[0].Misscheduled), "2 3 1 3 1 1"},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+	if !n1.Ready || n1.Unschedulable {
+		t.Errorf("node-1 Ready=%v Unschedulable=%v", n1.Ready, n1.Unschedulable)
+	}
+	if !n2.Pods[0].Terminating || n1.Pods[0].Terminating {
+		t.Errorf("terminating flags: node-2 %v node-1 %v", n2.Pods[0].Terminating, n1.Pods[0].Terminating)
+	}
+	if !contains(n1.Labels, "kubernetes.io/hostname=node-1") {
+		t.Errorf("node-1 labels %v", n1.Labels)
+	}
+
+	// Per-node verdicts: one entry per DaemonSet on every node.
+	for _, n := range snap.Nodes {
+		if len(n.Daemons) != 1 || n.Daemons[0].Name != "fluentd" || n.Daemons[0].DaemonSet != "default/fluentd" {
+			t.Fatalf("%s: daemons %+v", n.Name, n.Daemons)
+		}
+	}
+	if d := n1.Daemons[0]; !d.ShouldRun || d.Pods != 1 || d.Misscheduled || d.Reason != "" {
+		t.Errorf("node-1 verdict %+v", d)
+	}
+	d := cp.Daemons[0]
+	if d.ShouldRun || d.Pods != 1 || !d.Misscheduled {
+		t.Errorf("control-plane verdict %+v", d)
+	}
+	if !strings.Contains(d.Reason, "node-role.kubernetes.io/control-plane") {
+		t.Errorf("misscheduled reason %q does not name the control-plane taint", d.Reason)
+	}
+	if len(d.Checks) == 0 {
+		t.Errorf("control-plane verdict has no checks")
+	}
+}
+
+func TestSnapshotReasonWithoutPod(t *testing.T) {
+	s := snapshotFixture(t)
+	if err := s.Cluster.RemovePod("default", "fluentd-klmno"); err != nil {
+		t.Fatal(err)
+	}
+	d := s.Snapshot().Nodes[0].Daemons[0]
+	if d.ShouldRun || d.Pods != 0 || d.Misscheduled {
+		t.Fatalf("control-plane verdict %+v", d)
+	}
+	if !strings.Contains(d.Reason, "node-role.kubernetes.io/control-plane") {
+		t.Errorf("reason %q does not name the control-plane taint", d.Reason)
+	}
+}
+
+func TestSnapshotIsACopy(t *testing.T) {
+	s := snapshotFixture(t)
+	snap := s.Snapshot()
+	n := s.Cluster.Node("node-1")
+	n.Labels["disk"] = "ssd"
+	n.Spec.Taints = append(n.Spec.Taints, api.Taint{Key: "k", Value: "v", Effect: api.TaintEffectNoSchedule})
+	if contains(snap.Nodes[1].Labels, "disk=ssd") || len(snap.Nodes[1].Taints) != 0 {
+		t.Errorf("snapshot shares node state with the store: %v %v", snap.Nodes[1].Labels, snap.Nodes[1].Taints)
+	}
+}
+
+func podNames(ps []PodView) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.Name)
+	}
+	return strings.Join(s, ",")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// BenchmarkSnapshot measures a snapshot of a cluster with one DaemonSet and
+// one pod per node.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, nodes := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprint(nodes), func(b *testing.B) {
+			s := New(Options{Empty: true})
+			c := s.Cluster
+			ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "fluentd"}}
+			ds.Spec.Template.Spec.Containers = []api.Container{{Name: "f", Image: "fluentd"}}
+			if err := c.CreateDaemonSet(ds); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < nodes; i++ {
+				name := fmt.Sprintf("node-%d", i)
+				if err := c.CreateNode(c.NewNode(name, i, cluster.NodeOptions{})); err != nil {
+					b.Fatal(err)
+				}
+				p := &api.Pod{ObjectMeta: api.ObjectMeta{GenerateName: "fluentd-", OwnerReferences: []api.OwnerReference{{Kind: "DaemonSet", Name: "fluentd", UID: ds.UID, Controller: api.BoolPtr(true)}}}}
+				p.Spec.NodeName = name
+				p.Spec.Containers = ds.Spec.Template.Spec.Containers
+				if err := c.CreatePod(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = s.Snapshot()
+			}
+		})
+	}
+}

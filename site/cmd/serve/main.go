@@ -1,0 +1,107 @@
+// Command serve builds the playground's web root and serves it:
+//
+//	go run ./site/cmd/serve                 # build into site/dist, serve on 127.0.0.1:8080
+//	PORT=9000 go run ./site/cmd/serve       # another port
+//	go run ./site/cmd/serve -build-only     # build site/dist and exit
+//	go run ./site/cmd/serve -no-build -dir DIR   # serve an existing web root
+//
+// It needs no network at run time: every file comes from the web root.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/site"
+)
+
+func main() {
+	dir := flag.String("dir", "", "web root to build into and serve (default: site/dist in the module)")
+	noBuild := flag.Bool("no-build", false, "serve -dir as it is, without building")
+	buildOnly := flag.Bool("build-only", false, "build the web root and exit")
+	addr := flag.String("addr", "", "listen address (default 127.0.0.1:$PORT, PORT defaults to 8080)")
+	flag.Parse()
+	log.SetFlags(0)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	if *dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			log.Fatal(err)
+		}
+		*dir = filepath.Join(root, "site", "dist")
+	}
+	if !*noBuild {
+		res, err := site.Build(ctx, *dir)
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("built %s in %.1fs: main.wasm %.2f MB (gzip %.2f MB)", res.Dir, res.Took.Seconds(),
+			float64(res.WasmBytes)/1e6, float64(res.WasmGzipBytes)/1e6)
+	} else if _, err := os.Stat(filepath.Join(*dir, "main.wasm")); err != nil {
+		log.Fatalf("%s has no main.wasm: build it first (go run ./site/cmd/serve -build-only)", *dir)
+	}
+	if *buildOnly {
+		return
+	}
+
+	if *addr == "" {
+		port := os.Getenv("PORT")
+		if port == "" {
+			port = "8080"
+		}
+		*addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{
+		Handler:           logRequests(site.Handler(os.DirFS(*dir))),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	log.Printf("DaemonSet Playground: http://%s/", ln.Addr())
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}
+
+func logRequests(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if os.Getenv("DSPLAY_QUIET") == "" {
+			log.Printf("%s %s", r.Method, r.URL.Path)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("run from inside the dsplay repository (or pass -dir)")
+	}
+	return filepath.Dir(gomod), nil
+}

@@ -1,0 +1,290 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/manifest"
+)
+
+// lineHeight and padTop must match .editor's --line and #yaml's padding.
+const (
+	lineHeight = 20
+	padTop     = 8
+)
+
+// editor is the YAML textarea with its line-number gutter, the layer that
+// marks offending lines, and the result area under it.
+type editor struct {
+	a      *app
+	ta     js.Value // textarea
+	gutter js.Value
+	marks  js.Value
+	result js.Value
+
+	lines     int  // line count shown in the gutter
+	dirty     bool // text changed since the gutter was drawn
+	marked    []int
+	lastError string // "" after a successful apply
+}
+
+func newEditor(a *app, doc dom.Document) *editor {
+	e := &editor{
+		a:      a,
+		ta:     byID("yaml"),
+		gutter: byID("gutter"),
+		marks:  byID("marks"),
+		result: byID("apply-result"),
+		lines:  1,
+	}
+	ta := doc.GetElementByID("yaml")
+	a.listen(ta, "input", func(dom.Event) {
+		e.dirty = true
+		if len(e.marked) > 0 {
+			// The marks are from the last apply: dim them once the text changes.
+			e.marks.Get("classList").Call("add", "stale")
+		}
+	})
+	a.listen(ta, "scroll", func(dom.Event) { e.syncScroll() })
+	a.listen(ta, "keydown", func(ev dom.Event) {
+		k := ev.Underlying()
+		key := k.Get("key").String()
+		switch {
+		case key == "Enter" && (k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool()):
+			ev.PreventDefault()
+			a.apply()
+		case key == "Tab" && !k.Get("shiftKey").Bool() && !k.Get("ctrlKey").Bool() && !k.Get("altKey").Bool():
+			// YAML forbids tabs for indentation: Tab types two spaces.
+			ev.PreventDefault()
+			// execCommand keeps the browser's undo history; setRangeText is the fallback.
+			if !document.Call("execCommand", "insertText", false, "  ").Truthy() {
+				e.ta.Call("setRangeText", "  ", e.ta.Get("selectionStart"), e.ta.Get("selectionEnd"), "end")
+				e.dirty = true
+			}
+		}
+	})
+	a.listen(doc.GetElementByID("apply"), "click", func(dom.Event) { a.apply() })
+	// Clicking a diagnostic selects its line (one delegated listener).
+	a.listen(doc.GetElementByID("apply-result"), "click", func(ev dom.Event) {
+		li := ev.Underlying().Get("target").Call("closest", "li[data-line]")
+		if li.IsNull() {
+			return
+		}
+		if l, err := strconv.Atoi(li.Call("getAttribute", "data-line").String()); err == nil {
+			e.selectLine(l)
+		}
+	})
+
+	sel := byID("examples")
+	appendAll(sel, textEl("option", "", "Load an example…"))
+	for i, ex := range exampleManifests {
+		o := textEl("option", "", ex.Title)
+		o.Set("value", strconv.Itoa(i))
+		sel.Call("appendChild", o)
+	}
+	a.listen(doc.GetElementByID("examples"), "change", func(ev dom.Event) {
+		s := sel.Get("value").String()
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(exampleManifests) {
+			e.setText(exampleManifests[i].Text)
+			e.setResult("", "Example loaded: press Apply (Ctrl/⌘ + Enter) to send it to the cluster.")
+		}
+		sel.Set("selectedIndex", 0)
+	})
+	return e
+}
+
+// setText replaces the editor's text and redraws the gutter.
+func (e *editor) setText(s string) {
+	e.ta.Set("value", s)
+	e.ta.Set("scrollTop", 0)
+	e.dirty = true
+	e.frame()
+	e.syncScroll()
+}
+
+// frame redraws the gutter when the text changed (once per frame at most).
+func (e *editor) frame() {
+	if !e.dirty {
+		return
+	}
+	e.dirty = false
+	n := e.ta.Get("textLength").Int()
+	if n > maxEditorBytes {
+		e.showTooBig(n)
+	}
+	text := e.ta.Get("value").String()
+	lines := strings.Count(text, "\n") + 1
+	if lines == e.lines && e.gutter.Get("textContent").String() != "" {
+		return
+	}
+	e.lines = lines
+	var b strings.Builder
+	for i := 1; i <= lines; i++ {
+		if i > 1 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(i))
+	}
+	// room for a last line the textarea can scroll to
+	b.WriteString("\n ")
+	e.gutter.Set("textContent", b.String())
+}
+
+// syncScroll keeps the gutter and the marks aligned with the textarea.
+func (e *editor) syncScroll() {
+	top := e.ta.Get("scrollTop").Float()
+	e.gutter.Set("scrollTop", top)
+	e.marks.Get("style").Set("transform", fmt.Sprintf("translateY(%gpx)", -top))
+}
+
+// mark highlights the given 1-based lines.
+func (e *editor) mark(lines []int) {
+	clear(e.marks)
+	e.marks.Get("classList").Call("remove", "stale")
+	e.marked = lines
+	for _, l := range lines {
+		m := el("div", "mark")
+		m.Get("style").Set("top", fmt.Sprintf("%dpx", padTop+(l-1)*lineHeight))
+		m.Call("setAttribute", "data-line", strconv.Itoa(l))
+		e.marks.Call("appendChild", m)
+	}
+}
+
+func (e *editor) setResult(class, text string) {
+	clear(e.result)
+	e.result.Set("className", "apply-result "+class)
+	if text != "" {
+		e.result.Set("textContent", text)
+	}
+}
+
+func (e *editor) showBusy() { e.setResult("busy", "Applying…") }
+
+func (e *editor) showTooBig(n int) {
+	e.lastError = fmt.Sprintf("The manifest is %.1f MiB; the playground accepts at most 1 MiB. Apply a smaller file.", float64(n)/(1<<20))
+	e.mark(nil)
+	e.setResult("err", e.lastError)
+}
+
+// showReport lists kubectl's lines after a successful apply.
+func (e *editor) showReport(rep *engine.ApplyReport) {
+	e.lastError = ""
+	e.mark(nil)
+	e.setResult("ok", "")
+	ul := el("ul", "")
+	for _, l := range rep.Lines {
+		ul.Call("appendChild", textEl("li", "", l))
+	}
+	for _, l := range rep.Skipped {
+		ul.Call("appendChild", textEl("li", "skipped", l))
+	}
+	if len(rep.Lines)+len(rep.Skipped) == 0 {
+		ul.Call("appendChild", textEl("li", "skipped", "nothing to apply"))
+	}
+	e.result.Call("appendChild", ul)
+}
+
+// showError shows an error without a position.
+func (e *editor) showError(msg string) {
+	e.lastError = msg
+	e.mark(nil)
+	e.setResult("err", msg)
+}
+
+// showDiagnostics lists one message per problem as "line:col field: message"
+// with its hint, marks the lines, and scrolls to the first one. Clicking a
+// message selects its line in the editor.
+func (e *editor) showDiagnostics(ds []manifest.Diagnostic) {
+	var lines []int
+	seen := map[int]bool{}
+	var msgs []string
+	e.setResult("err", "")
+	ul := el("ul", "")
+	for _, d := range ds {
+		li := el("li", "")
+		pos := "?"
+		if d.Line > 0 {
+			pos = strconv.Itoa(d.Line)
+			if d.Column > 0 {
+				pos += ":" + strconv.Itoa(d.Column)
+			}
+			if !seen[d.Line] {
+				seen[d.Line] = true
+				lines = append(lines, d.Line)
+			}
+			li.Call("setAttribute", "data-line", strconv.Itoa(d.Line))
+		}
+		msg := d.Message
+		if d.Field != "" {
+			msg = d.Field + ": " + msg
+		}
+		msgs = append(msgs, pos+" "+msg)
+		appendAll(li, textEl("span", "pos", pos), document.Call("createTextNode", msg))
+		if d.Hint != "" {
+			li.Call("appendChild", textEl("span", "fix", d.Hint))
+		}
+		ul.Call("appendChild", li)
+	}
+	e.result.Call("appendChild", ul)
+	e.lastError = strings.Join(msgs, "\n")
+	sort.Ints(lines)
+	e.mark(lines)
+	if len(lines) > 0 {
+		e.reveal(lines[0])
+	}
+}
+
+// reveal scrolls the editor so that line l is visible.
+func (e *editor) reveal(l int) {
+	h := e.ta.Get("clientHeight").Float()
+	y := float64(padTop + (l-1)*lineHeight)
+	top := e.ta.Get("scrollTop").Float()
+	if y < top || y > top+h-2*lineHeight {
+		e.ta.Set("scrollTop", y-h/3)
+	}
+	e.syncScroll()
+}
+
+// selectLine selects line l in the textarea and focuses it.
+func (e *editor) selectLine(l int) {
+	text := e.ta.Get("value").String()
+	start := 0
+	for i := 1; i < l; i++ {
+		j := strings.IndexByte(text[start:], '\n')
+		if j < 0 {
+			break
+		}
+		start += j + 1
+	}
+	end := strings.IndexByte(text[start:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += start
+	}
+	// setSelectionRange counts UTF-16 units; convert from bytes.
+	u := func(b int) int { return len(utf16Of(text[:b])) }
+	e.ta.Call("focus")
+	e.ta.Call("setSelectionRange", u(start), u(end))
+	e.reveal(l)
+}
+
+func utf16Of(s string) []uint16 {
+	out := make([]uint16, 0, len(s))
+	for _, r := range s {
+		if r >= 0x10000 {
+			out = append(out, 0, 0)
+		} else {
+			out = append(out, 0)
+		}
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+//go:build js && wasm
+
+package main
+
+import "syscall/js"
+
+// A thin raw syscall/js layer for the many small elements (node cards, pod
+// chips, log lines): dom/v2 wraps every element it returns by testing it
+// against dozens of types, which costs 10x more than creating it.
+
+var (
+	global   = js.Global()
+	document = global.Get("document")
+)
+
+// el creates an element with a class.
+func el(tag, class string) js.Value {
+	e := document.Call("createElement", tag)
+	if class != "" {
+		e.Set("className", class)
+	}
+	return e
+}
+
+// textEl creates an element with a class and text content.
+func textEl(tag, class, text string) js.Value {
+	e := el(tag, class)
+	e.Set("textContent", text)
+	return e
+}
+
+// appendAll appends children to parent.
+func appendAll(parent js.Value, children ...js.Value) js.Value {
+	for _, c := range children {
+		parent.Call("appendChild", c)
+	}
+	return parent
+}
+
+// clear removes every child of e.
+func clear(e js.Value) { e.Set("textContent", "") }
+
+// remove detaches e from its parent.
+func remove(e js.Value) { e.Call("remove") }
+
+// byID returns the element with this id (raw).
+func byID(id string) js.Value { return document.Call("getElementById", id) }

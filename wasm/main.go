@@ -1,0 +1,426 @@
+//go:build js && wasm
+
+// Command wasm is the DaemonSet Playground's browser UI (GOOS=js
+// GOARCH=wasm): a YAML editor, the cluster drawn as node cards with pod
+// chips, a kubectl box, virtual-time controls and the decision log, all over
+// one engine.Simulation.
+//
+// Rules it keeps (see the project's browser notes): one long-lived
+// requestAnimationFrame callback that re-schedules itself; DOM writes batched
+// into that frame; node cards and pod chips made through raw syscall/js;
+// every js.Func released at shutdown; a recover at every JS callback, so a Go
+// panic shows an error and the simulation and the last drawn state survive.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/manifest"
+)
+
+// maxEditorBytes caps what Apply accepts: yaml.v3 decodes about 1 MB in
+// 0.6 s in wasm, and a playground manifest is a few kilobytes.
+const maxEditorBytes = 1 << 20
+
+// maxFrameStep caps the wall time one frame may turn into virtual time, so a
+// tab coming back from the background does not run minutes in one frame.
+const maxFrameStep = 100 * time.Millisecond
+
+// Bounds of the virtual time one frame may advance (see adapt).
+const (
+	minStep = 10 * time.Millisecond
+	maxStep = time.Second
+)
+
+// frameBudgetMs is the wall time a frame's Advance should stay under.
+const frameBudgetMs = 25
+
+// manifestFile is the name the editor's text goes by (`kubectl apply -f manifest.yaml`).
+const manifestFile = "manifest.yaml"
+
+type job struct {
+	run    func()
+	queued int // frameNo when queued
+}
+
+type app struct {
+	sim *engine.Simulation
+
+	playing bool
+	speed   float64
+	// maxStep is the most virtual time one frame advances. It shrinks when
+	// an Advance takes longer than frameBudgetMs (a large cluster with many
+	// wake-ups), so frames stay short and the page responsive; the virtual
+	// clock then runs slower than the chosen speed, and the page says so.
+	maxStep time.Duration
+	lagging bool
+	lastTS  float64 // timestamp of the previous animation frame, ms; <0 before the first
+	frameFn js.Func
+	rafID   js.Value // the pending requestAnimationFrame request
+
+	// jobs run in a later frame than the one that queued them, so the
+	// browser paints the "busy" state first; at most one per frame.
+	jobs    []job
+	frameNo int
+
+	// funcs are every js.Func this program made, released by shutdown.
+	funcs    []js.Func
+	removers []func()
+
+	view *view
+	ed   *editor
+	kc   *console
+
+	stopped   bool
+	lastPanic string
+
+	stats stats
+}
+
+// stats are timings of the last frame's work, in milliseconds of wall time
+// (window.dsplay.stats(), for diagnosing slow pages).
+type stats struct {
+	Frames, Snapshots                    int
+	AdvanceMs, SnapshotMs, DrawMs, MaxMs float64
+}
+
+func nowMs() float64 { return global.Get("performance").Call("now").Float() }
+
+func main() {
+	a := &app{speed: 1, lastTS: -1, playing: true, maxStep: maxStep}
+	if err := a.start(); err != nil {
+		showFatal("The playground could not start: "+err.Error(), "")
+		return
+	}
+	select {} // keep the Go program (and its callbacks) alive
+}
+
+func (a *app) start() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+			global.Get("console").Call("error", string(debug.Stack()))
+		}
+	}()
+	a.sim = engine.New(engine.Options{})
+	win := dom.GetWindow()
+	doc := win.Document()
+
+	a.view = newView(a)
+	a.ed = newEditor(a, doc)
+	a.kc = newConsole(a, doc)
+
+	// time controls
+	a.listen(doc.GetElementByID("play"), "click", func(dom.Event) { a.setPlaying(!a.playing) })
+	a.listen(doc.GetElementByID("step"), "click", func(dom.Event) {
+		a.setPlaying(false)
+		a.advance(time.Second)
+	})
+	a.listen(doc.GetElementByID("speed"), "change", func(ev dom.Event) {
+		if f, err := strconv.ParseFloat(ev.Target().Underlying().Get("value").String(), 64); err == nil && f > 0 {
+			a.speed = f
+		}
+	})
+	a.listen(doc.GetElementByID("panel-close"), "click", func(dom.Event) { a.view.openPanel("") })
+	a.listen(win, "keydown", func(ev dom.Event) {
+		if ev.Underlying().Get("key").String() == "Escape" {
+			a.view.openPanel("")
+		}
+	})
+
+	a.exposeHooks()
+
+	// The default example, applied: its pods appear over the first virtual seconds.
+	a.ed.setText(exampleManifests[0].Text)
+	a.applyNow()
+	if q := global.Get("location").Get("search").String(); strings.Contains(q, "paused") {
+		a.setPlaying(false)
+	} else {
+		a.setPlaying(true)
+	}
+	a.view.render(true)
+
+	a.frameFn = js.FuncOf(a.frame)
+	a.funcs = append(a.funcs, a.frameFn)
+	a.rafID = global.Call("requestAnimationFrame", a.frameFn)
+
+	byID("loading").Set("hidden", true)
+	document.Get("documentElement").Get("dataset").Set("state", "ready")
+	return nil
+}
+
+// frame is the one animation-frame callback. It re-schedules itself first,
+// so a panic below cannot stop the loop.
+func (a *app) frame(_ js.Value, args []js.Value) any {
+	if a.stopped {
+		return nil
+	}
+	a.rafID = global.Call("requestAnimationFrame", a.frameFn)
+	defer a.recoverAt("animation frame")
+	t0 := nowMs()
+	a.stats.Frames++
+	defer func() {
+		if d := nowMs() - t0; d > a.stats.MaxMs {
+			a.stats.MaxMs = d
+		}
+	}()
+	ts := 0.0
+	if len(args) > 0 {
+		ts = args[0].Float()
+	}
+	dt := time.Duration(0)
+	if a.lastTS >= 0 && ts > a.lastTS {
+		dt = time.Duration((ts - a.lastTS) * float64(time.Millisecond))
+	}
+	a.lastTS = ts
+	if dt > maxFrameStep {
+		dt = maxFrameStep
+	}
+
+	a.frameNo++
+	if len(a.jobs) > 0 && a.frameNo >= a.jobs[0].queued+2 {
+		j := a.jobs[0]
+		a.jobs = a.jobs[1:]
+		j.run()
+	} else if a.playing && dt > 0 {
+		want := time.Duration(float64(dt) * a.speed)
+		v := min(want, a.maxStep).Truncate(time.Millisecond)
+		if v > 0 {
+			t0 := nowMs()
+			a.sim.Advance(v)
+			a.stats.AdvanceMs = nowMs() - t0
+			a.adapt(a.stats.AdvanceMs)
+		}
+		a.showLag(v < want*3/4)
+	}
+	a.ed.frame()
+	a.view.render(false)
+	a.view.sweep(ts)
+	return nil
+}
+
+// adapt halves the per-frame virtual step after a slow Advance and lets it
+// grow back after fast ones.
+func (a *app) adapt(ms float64) {
+	switch {
+	case ms > frameBudgetMs && a.maxStep > minStep:
+		a.maxStep = max(a.maxStep/2, minStep)
+	case ms < frameBudgetMs/4 && a.maxStep < maxStep:
+		a.maxStep = min(a.maxStep*2, maxStep)
+	}
+}
+
+// showLag shows or hides the note that virtual time runs slower than asked.
+func (a *app) showLag(on bool) {
+	if on == a.lagging {
+		return
+	}
+	a.lagging = on
+	byID("lag").Set("hidden", !on)
+}
+
+// advance moves virtual time by d and draws the result at once.
+func (a *app) advance(d time.Duration) {
+	t0 := nowMs()
+	a.sim.Advance(d)
+	a.stats.AdvanceMs = nowMs() - t0
+	a.view.render(false)
+}
+
+func (a *app) setPlaying(on bool) {
+	a.playing = on
+	b := byID("play")
+	if on {
+		b.Set("textContent", "Pause")
+	} else {
+		b.Set("textContent", "Play")
+	}
+	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
+	a.lastTS = -1
+	if !on {
+		a.showLag(false)
+	}
+}
+
+// apply queues an Apply of the editor's text for the next frame, showing a
+// busy state first.
+func (a *app) apply() {
+	a.ed.showBusy()
+	a.jobs = append(a.jobs, job{run: a.applyNow, queued: a.frameNo})
+}
+
+// applyNow applies the editor's text: on success the report goes under the
+// editor and into the kubectl box; on failure each diagnostic is listed with
+// line:column and its line marked, and the store is untouched.
+func (a *app) applyNow() {
+	n := a.ed.ta.Get("textLength").Int()
+	if n > maxEditorBytes {
+		a.ed.showTooBig(n)
+		return
+	}
+	text := a.ed.ta.Get("value").String()
+	if len(text) > maxEditorBytes {
+		a.ed.showTooBig(len(text))
+		return
+	}
+	a.sim.Files[manifestFile] = text
+	rep, err := a.sim.Apply(manifestFile, text)
+	if err != nil {
+		var me *manifest.Error
+		if errors.As(err, &me) {
+			a.ed.showDiagnostics(me.Diagnostics)
+		} else {
+			a.ed.showError(err.Error())
+		}
+		a.kc.echo("kubectl apply -f "+manifestFile, "", err.Error())
+		a.view.render(false)
+		return
+	}
+	a.ed.showReport(rep)
+	a.kc.echo("kubectl apply -f "+manifestFile, strings.Join(rep.Lines, "\n"), "")
+	a.view.render(false)
+}
+
+// listen adds an event listener through dom/v2 with a recover around it.
+func (a *app) listen(t dom.EventTarget, typ string, f func(dom.Event)) {
+	name := typ + " handler"
+	fn := t.AddEventListener(typ, false, func(ev dom.Event) {
+		defer a.recoverAt(name)
+		f(ev)
+	})
+	// RemoveEventListener releases fn too.
+	a.removers = append(a.removers, func() { t.RemoveEventListener(typ, false, fn) })
+}
+
+// hook makes a JS function with a recover around it; the value it returns
+// on a panic is undefined.
+func (a *app) hook(name string, f func(args []js.Value) any) js.Func {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+		defer a.recoverAt(name)
+		return f(args)
+	})
+	a.funcs = append(a.funcs, fn)
+	return fn
+}
+
+// recoverAt turns a panic in a JS callback into an error banner. The
+// simulation object, the editor and the last drawn state stay; the clock
+// pauses so a panic in the simulation does not repeat every frame.
+func (a *app) recoverAt(where string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	stack := string(debug.Stack())
+	msg := fmt.Sprintf("Internal error in the %s: %v", where, r)
+	global.Get("console").Call("error", msg+"\n"+stack)
+	if a.playing {
+		a.setPlaying(false)
+		msg += "\nVirtual time is paused; the cluster keeps its last good state. Press Play to go on."
+	}
+	if msg != a.lastPanic {
+		a.lastPanic = msg
+		showFatal(msg, stack)
+	}
+}
+
+// showFatal shows msg (and a collapsible stack) in the banner at the top.
+func showFatal(msg, stack string) {
+	b := byID("fatal")
+	clear(b)
+	b.Call("appendChild", document.Call("createTextNode", msg))
+	if stack != "" {
+		d := el("details", "")
+		appendAll(d, textEl("summary", "", "Go stack"), textEl("pre", "", stack))
+		b.Call("appendChild", d)
+	}
+	b.Set("hidden", false)
+	byID("loading").Set("hidden", true)
+}
+
+// shutdown stops the animation loop, removes every listener and releases
+// every js.Func (window.dsplay.shutdown, for tests and embedding pages).
+func (a *app) shutdown() {
+	a.stopped = true
+	// The pending frame must not call the released callback.
+	global.Call("cancelAnimationFrame", a.rafID)
+	for _, r := range a.removers {
+		r()
+	}
+	a.removers = nil
+	// Releasing the running callback (dsplay.shutdown) is safe: syscall/js
+	// looked it up before calling it.
+	for _, f := range a.funcs {
+		f.Release()
+	}
+	a.funcs = nil
+	global.Set("dsplay", js.Undefined())
+}
+
+// exposeHooks sets window.dsplay: a small API for tests and tutorials that
+// drive virtual time explicitly.
+//
+//	dsplay.pause() / dsplay.play()
+//	dsplay.advance(seconds)          move virtual time and redraw
+//	dsplay.apply(yaml) -> string     put yaml in the editor and apply it; "" or the error
+//	dsplay.run(line) -> {stdout, stderr, exitCode}
+//	dsplay.elapsed() -> seconds of virtual time
+//	dsplay.pods() -> [{name, node, status, owner}]
+//	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
+//	dsplay.panicForTest()            panic inside a callback (tests the recover)
+//	dsplay.shutdown()                stop and release every Go callback
+func (a *app) exposeHooks() {
+	o := js.Global().Get("Object").New()
+	o.Set("pause", a.hook("dsplay.pause", func([]js.Value) any { a.setPlaying(false); return nil }))
+	o.Set("play", a.hook("dsplay.play", func([]js.Value) any { a.setPlaying(true); return nil }))
+	o.Set("advance", a.hook("dsplay.advance", func(args []js.Value) any {
+		if len(args) > 0 {
+			a.advance(time.Duration(args[0].Float() * float64(time.Second)))
+		}
+		return a.sim.Elapsed().Seconds()
+	}))
+	o.Set("apply", a.hook("dsplay.apply", func(args []js.Value) any {
+		if len(args) > 0 {
+			a.ed.setText(args[0].String())
+		}
+		a.applyNow()
+		return a.ed.lastError
+	}))
+	o.Set("run", a.hook("dsplay.run", func(args []js.Value) any {
+		line := ""
+		if len(args) > 0 {
+			line = args[0].String()
+		}
+		out := a.kc.run(line)
+		return map[string]any{"stdout": out.Stdout, "stderr": out.Stderr, "exitCode": out.ExitCode}
+	}))
+	o.Set("elapsed", a.hook("dsplay.elapsed", func([]js.Value) any { return a.sim.Elapsed().Seconds() }))
+	o.Set("pods", a.hook("dsplay.pods", func([]js.Value) any {
+		var out []any
+		for _, p := range a.sim.Cluster.Pods() {
+			owner := ""
+			if r := p.ControllerRef(); r != nil {
+				owner = r.Name
+			}
+			out = append(out, map[string]any{"name": p.Name, "node": p.Spec.NodeName, "phase": p.Status.Phase, "owner": owner, "terminating": p.DeletionTimestamp != nil})
+		}
+		return out
+	}))
+	o.Set("stats", a.hook("dsplay.stats", func([]js.Value) any {
+		st := a.stats
+		return map[string]any{"frames": st.Frames, "snapshots": st.Snapshots, "advanceMs": st.AdvanceMs,
+			"snapshotMs": st.SnapshotMs, "drawMs": st.DrawMs, "maxFrameMs": st.MaxMs}
+	}))
+	o.Set("panicForTest", a.hook("dsplay.panicForTest", func([]js.Value) any { panic("test panic from dsplay.panicForTest") }))
+	o.Set("shutdown", a.hook("dsplay.shutdown", func([]js.Value) any { a.shutdown(); return nil }))
+	global.Set("dsplay", o)
+}
