@@ -39,6 +39,14 @@ type Cluster struct {
 	podsByOwner map[string]map[string]*api.Pod // controller UID ("" = no controller) -> key -> pod
 	podIndex    map[string]podIndexEntry
 
+	// Sorted listings are cached: a reconcile pass lists every node and the
+	// pods of every owner, and sorting them anew on every pass dominated the
+	// profile. nodeList is nil when stale; podLists holds the sorted pods of
+	// one index bucket ("all", "n:<node>", "o:<owner uid>") until its
+	// membership changes.
+	nodeList []*api.Node
+	podLists map[string][]*api.Pod
+
 	wakeups wakeHeap
 
 	decisions    []Decision
@@ -65,6 +73,7 @@ func New(seed int64) *Cluster {
 		podsByNode:   map[string]map[string]*api.Pod{},
 		podsByOwner:  map[string]map[string]*api.Pod{},
 		podIndex:     map[string]podIndexEntry{},
+		podLists:     map[string][]*api.Pod{},
 		maxDecisions: 20000,
 	}
 }
@@ -176,14 +185,16 @@ func (c *Cluster) PendingWakeups() int { return c.wakeups.Len() }
 // Node returns the node or nil.
 func (c *Cluster) Node(name string) *api.Node { return c.nodes[name] }
 
-// Nodes returns all nodes sorted by name.
+// Nodes returns all nodes sorted by name, in a new slice the caller may keep.
 func (c *Cluster) Nodes() []*api.Node {
-	out := make([]*api.Node, 0, len(c.nodes))
-	for _, n := range c.nodes {
-		out = append(out, n)
+	if c.nodeList == nil {
+		c.nodeList = make([]*api.Node, 0, len(c.nodes))
+		for _, n := range c.nodes {
+			c.nodeList = append(c.nodeList, n)
+		}
+		sort.Slice(c.nodeList, func(i, j int) bool { return c.nodeList[i].Name < c.nodeList[j].Name })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return append([]*api.Node(nil), c.nodeList...)
 }
 
 // NodeCount returns the number of nodes.
@@ -205,6 +216,12 @@ func (c *Cluster) CreateNode(n *api.Node) error {
 	}
 	c.bump(&n.ObjectMeta)
 	c.nodes[n.Name] = n
+	if c.nodeList != nil { // keep the cached listing sorted: insert in place
+		i := sort.Search(len(c.nodeList), func(i int) bool { return c.nodeList[i].Name >= n.Name })
+		c.nodeList = append(c.nodeList, nil)
+		copy(c.nodeList[i+1:], c.nodeList[i:])
+		c.nodeList[i] = n
+	}
 	c.placementGen++
 	return nil
 }
@@ -216,6 +233,10 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 		return NotFound("nodes", n.Name)
 	}
 	c.bump(&n.ObjectMeta)
+	if c.nodes[n.Name] != n && c.nodeList != nil {
+		i := sort.Search(len(c.nodeList), func(i int) bool { return c.nodeList[i].Name >= n.Name })
+		c.nodeList[i] = n
+	}
 	c.nodes[n.Name] = n
 	c.placementGen++
 	return nil
@@ -227,6 +248,7 @@ func (c *Cluster) DeleteNode(name string) error {
 		return NotFound("nodes", name)
 	}
 	delete(c.nodes, name)
+	c.nodeList = nil
 	c.rv++
 	c.placementGen++
 	return nil
@@ -238,17 +260,32 @@ func (c *Cluster) DeleteNode(name string) error {
 func (c *Cluster) Pod(namespace, name string) *api.Pod { return c.pods[Key(namespace, name)] }
 
 // Pods returns all pods sorted by namespace then name.
-func (c *Cluster) Pods() []*api.Pod { return sortedPods(c.pods) }
+func (c *Cluster) Pods() []*api.Pod { return c.podList("all", c.pods) }
 
 // PodCount returns the number of pods.
 func (c *Cluster) PodCount() int { return len(c.pods) }
 
 // PodsOnNode returns the pods whose spec.nodeName is node ("" = unbound), sorted.
-func (c *Cluster) PodsOnNode(node string) []*api.Pod { return sortedPods(c.podsByNode[node]) }
+func (c *Cluster) PodsOnNode(node string) []*api.Pod {
+	return c.podList("n:"+node, c.podsByNode[node])
+}
 
 // PodsOwnedBy returns the pods whose controller ownerReference has this UID
 // ("" = pods with no controller), sorted.
-func (c *Cluster) PodsOwnedBy(uid string) []*api.Pod { return sortedPods(c.podsByOwner[uid]) }
+func (c *Cluster) PodsOwnedBy(uid string) []*api.Pod {
+	return c.podList("o:"+uid, c.podsByOwner[uid])
+}
+
+// podList returns a copy of the cached sorted listing of one index bucket,
+// building it from m when stale.
+func (c *Cluster) podList(bucket string, m map[string]*api.Pod) []*api.Pod {
+	l, ok := c.podLists[bucket]
+	if !ok {
+		l = sortedPods(m)
+		c.podLists[bucket] = l
+	}
+	return append([]*api.Pod(nil), l...)
+}
 
 func sortedPods(m map[string]*api.Pod) []*api.Pod {
 	out := make([]*api.Pod, 0, len(m))
@@ -275,7 +312,24 @@ func (c *Cluster) index(key string, p *api.Pod) {
 	if old, ok := c.podIndex[key]; (ok && old.node != "") || (p != nil && p.Spec.NodeName != "") {
 		c.placementGen++
 	}
-	if old, ok := c.podIndex[key]; ok {
+	old, had := c.podIndex[key]
+	var e podIndexEntry
+	if p != nil {
+		e = podIndexEntry{node: p.Spec.NodeName, owner: ownerUID(p)}
+	}
+	// Invalidate the cached listings whose membership or members change.
+	if !had || p == nil || old != e || c.podsByNode[old.node][key] != p {
+		delete(c.podLists, "all")
+		if had {
+			delete(c.podLists, "n:"+old.node)
+			delete(c.podLists, "o:"+old.owner)
+		}
+		if p != nil {
+			delete(c.podLists, "n:"+e.node)
+			delete(c.podLists, "o:"+e.owner)
+		}
+	}
+	if had {
 		delete(c.podsByNode[old.node], key)
 		delete(c.podsByOwner[old.owner], key)
 	}
@@ -283,7 +337,6 @@ func (c *Cluster) index(key string, p *api.Pod) {
 		delete(c.podIndex, key)
 		return
 	}
-	e := podIndexEntry{node: p.Spec.NodeName, owner: ownerUID(p)}
 	c.podIndex[key] = e
 	if c.podsByNode[e.node] == nil {
 		c.podsByNode[e.node] = map[string]*api.Pod{}

@@ -1,0 +1,261 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+
+func nodeNames(ns []*api.Node) string {
+	var b []string
+	for _, n := range ns {
+		b = append(b, n.Name)
+	}
+	return strings.Join(b, ",")
+}
+
+func podNames(ps []*api.Pod) string {
+	var b []string
+	for _, p := range ps {
+		b = append(b, p.Name)
+	}
+	return strings.Join(b, ",")
+}
+
+// TestNodeListingStaysSorted covers the cached node listing through
+// creates (before and after the cache is built), replacements and deletes.
+func TestNodeListingStaysSorted(t *testing.T) {
+	c := New(1)
+	for _, n := range []string{"b", "d"} {
+		if err := c.CreateNode(c.NewNode(n, 0, NodeOptions{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := nodeNames(c.Nodes()); got != "b,d" {
+		t.Fatalf("nodes = %s", got)
+	}
+	for _, n := range []string{"c", "a", "e"} {
+		c.CreateNode(c.NewNode(n, 0, NodeOptions{}))
+	}
+	if got := nodeNames(c.Nodes()); got != "a,b,c,d,e" {
+		t.Fatalf("after inserts nodes = %s", got)
+	}
+	repl := c.NewNode("c", 9, NodeOptions{Labels: map[string]string{"x": "y"}})
+	if err := c.UpdateNode(repl); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Nodes()[2]; got != repl {
+		t.Fatalf("replacement not in listing: %+v", got.Labels)
+	}
+	c.DeleteNode("a")
+	list := c.Nodes()
+	if got := nodeNames(list); got != "b,c,d,e" {
+		t.Fatalf("after delete nodes = %s", got)
+	}
+	list[0] = nil // callers own their copy
+	if c.Nodes()[0] == nil {
+		t.Fatal("Nodes returned the cache itself")
+	}
+	if err := c.CreateNode(c.NewNode("b", 0, NodeOptions{})); !IsAlreadyExists(err) {
+		t.Fatalf("duplicate create: %v", err)
+	}
+	if err := c.UpdateNode(c.NewNode("zz", 0, NodeOptions{})); !IsNotFound(err) {
+		t.Fatalf("update missing: %v", err)
+	}
+}
+
+func newPod(name, node, owner string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{NodeName: node}}
+	if owner != "" {
+		p.OwnerReferences = []api.OwnerReference{{Kind: "DaemonSet", Name: "ds", UID: owner, Controller: api.BoolPtr(true)}}
+	}
+	return p
+}
+
+// TestPodIndexes covers the node and owner indexes and their cached
+// listings as pods are created, rebound, re-owned, replaced and removed.
+func TestPodIndexes(t *testing.T) {
+	c := New(1)
+	for _, p := range []*api.Pod{newPod("p3", "n1", "u1"), newPod("p1", "n1", "u1"), newPod("p2", "", "u2")} {
+		if err := c.CreatePod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %q, want %q", what, got, want)
+		}
+	}
+	check("all", podNames(c.Pods()), "p1,p2,p3")
+	check("on n1", podNames(c.PodsOnNode("n1")), "p1,p3")
+	check("unbound", podNames(c.PodsOnNode("")), "p2")
+	check("owned u1", podNames(c.PodsOwnedBy("u1")), "p1,p3")
+
+	p2 := c.Pod("default", "p2")
+	p2.Spec.NodeName = "n1" // the scheduler binds it
+	c.UpdatePod(p2)
+	check("on n1 after bind", podNames(c.PodsOnNode("n1")), "p1,p2,p3")
+	check("unbound after bind", podNames(c.PodsOnNode("")), "")
+
+	p1 := c.Pod("default", "p1")
+	p1.OwnerReferences = nil // released
+	c.UpdatePod(p1)
+	check("owned u1 after release", podNames(c.PodsOwnedBy("u1")), "p3")
+	check("orphans", podNames(c.PodsOwnedBy("")), "p1")
+
+	repl := newPod("p3", "n1", "u1") // a new object for the same pod
+	repl.Namespace = "default"
+	c.UpdatePod(repl)
+	if got := c.PodsOnNode("n1")[2]; got != repl {
+		t.Error("listing kept the replaced pod object")
+	}
+
+	c.RemovePod("default", "p3")
+	check("all after remove", podNames(c.Pods()), "p1,p2")
+	check("owned u1 after remove", podNames(c.PodsOwnedBy("u1")), "")
+	if err := c.RemovePod("default", "p3"); !IsNotFound(err) {
+		t.Errorf("second remove: %v", err)
+	}
+}
+
+// TestCreatePodDefaults: generated names use Kubernetes' alphabet, the
+// DefaultTolerationSeconds admission adds the 300 s tolerations, and a pod
+// that already tolerates not-ready/unreachable is left alone.
+func TestCreatePodDefaults(t *testing.T) {
+	c := New(7)
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{GenerateName: "fluentd-"}}
+	if err := c.CreatePod(p); err != nil {
+		t.Fatal(err)
+	}
+	suffix, ok := strings.CutPrefix(p.Name, "fluentd-")
+	if !ok || len(suffix) != 5 || strings.Trim(suffix, nameAlphabet) != "" {
+		t.Fatalf("generated name %q", p.Name)
+	}
+	if p.Namespace != "default" || p.Status.Phase != api.PodPending || p.UID == "" {
+		t.Fatalf("defaults: %+v", p.ObjectMeta)
+	}
+	var got []string
+	for _, tol := range p.Spec.Tolerations {
+		got = append(got, fmt.Sprintf("%s:%s:%s:%d", tol.Key, tol.Operator, tol.Effect, *tol.TolerationSeconds))
+	}
+	want := "node.kubernetes.io/not-ready:Exists:NoExecute:300,node.kubernetes.io/unreachable:Exists:NoExecute:300"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("tolerations = %v", got)
+	}
+	daemon := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "d"}, Spec: api.PodSpec{Tolerations: []api.Toleration{
+		{Key: api.TaintNodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute},
+		{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute},
+	}}}
+	c.CreatePod(daemon)
+	if len(daemon.Spec.Tolerations) != 2 {
+		t.Fatalf("daemon pod tolerations changed: %+v", daemon.Spec.Tolerations)
+	}
+	if err := c.CreatePod(&api.Pod{}); err == nil || !strings.Contains(err.Error(), "name or generateName is required") {
+		t.Fatalf("nameless pod: %v", err)
+	}
+}
+
+func TestDeterministicNames(t *testing.T) {
+	a, b := New(3), New(3)
+	for i := 0; i < 5; i++ {
+		if x, y := a.GenerateName("ds-"), b.GenerateName("ds-"); x != y {
+			t.Fatalf("same seed, different names %s %s", x, y)
+		}
+	}
+	if got := New(3).GenerateName(strings.Repeat("x", 70)); len(got) != 63 {
+		t.Fatalf("long base: %d chars", len(got))
+	}
+}
+
+func TestWakeups(t *testing.T) {
+	c := New(1)
+	t0 := c.Now()
+	c.WakeAt(t0) // not after now: ignored
+	c.WakeAt(t0.Add(3 * time.Second))
+	c.WakeAt(t0.Add(1 * time.Second))
+	c.WakeAt(t0.Add(1 * time.Second))
+	c.WakeAt(t0.Add(10 * time.Second))
+	if got, ok := c.NextWakeup(t0.Add(5 * time.Second)); !ok || got != t0.Add(time.Second) {
+		t.Fatalf("first wake-up %v %v", got, ok)
+	}
+	c.SetNow(t0.Add(time.Second))
+	if got, ok := c.NextWakeup(t0.Add(5 * time.Second)); !ok || got != t0.Add(3*time.Second) {
+		t.Fatalf("second wake-up %v %v (duplicates must collapse)", got, ok)
+	}
+	c.SetNow(t0.Add(3 * time.Second))
+	if _, ok := c.NextWakeup(t0.Add(5 * time.Second)); ok {
+		t.Fatal("wake-up beyond the limit returned")
+	}
+	if c.PendingWakeups() != 1 {
+		t.Fatalf("pending = %d", c.PendingWakeups())
+	}
+	c.SetNow(t0) // backwards: ignored
+	if c.Now() != t0.Add(3*time.Second) {
+		t.Fatal("clock moved backwards")
+	}
+}
+
+func TestEventAggregation(t *testing.T) {
+	c := New(1)
+	meta := &api.ObjectMeta{Name: "fluentd", Namespace: "default", UID: "u"}
+	c.Record("DaemonSet", meta, "", api.EventTypeNormal, "SuccessfulCreate", "Created pod: a", ComponentDaemonSetController, "")
+	c.SetNow(c.Now().Add(time.Minute))
+	c.Record("DaemonSet", meta, "", api.EventTypeNormal, "SuccessfulCreate", "Created pod: a", ComponentDaemonSetController, "")
+	c.Record("DaemonSet", meta, "", api.EventTypeNormal, "SuccessfulCreate", "Created pod: b", ComponentDaemonSetController, "")
+	evs := c.EventsFor("DaemonSet", "u")
+	if len(evs) != 2 {
+		t.Fatalf("%d events", len(evs))
+	}
+	if e := evs[0]; e.Count != 2 || e.LastTimestamp.Sub(e.FirstTimestamp) != time.Minute || e.InvolvedObject.APIVersion != "apps/v1" {
+		t.Fatalf("aggregated event %+v", e)
+	}
+}
+
+func TestDecisionLogIsBounded(t *testing.T) {
+	c := New(1)
+	c.maxDecisions = 10
+	for i := 0; i < 25; i++ {
+		c.Decide(Decision{Action: fmt.Sprint(i)})
+	}
+	if len(c.decisions) > 10 {
+		t.Fatalf("kept %d decisions", len(c.decisions))
+	}
+	all := c.Decisions(0)
+	if last := all[len(all)-1]; last.Seq != 25 || last.Action != "24" {
+		t.Fatalf("newest decision %+v", last)
+	}
+	if got := c.Decisions(23); len(got) != 2 {
+		t.Fatalf("Decisions(23) = %d", len(got))
+	}
+}
+
+func TestDefaultNodes(t *testing.T) {
+	c := New(1)
+	c.AddDefaultNodes()
+	ns := c.Nodes()
+	if nodeNames(ns) != "control-plane,node-1,node-2" {
+		t.Fatalf("nodes %s", nodeNames(ns))
+	}
+	cp := ns[0]
+	if _, ok := cp.Labels[api.LabelControlPlane]; !ok || len(cp.Spec.Taints) != 1 || cp.Spec.Taints[0].Key != api.LabelControlPlane || cp.Spec.Taints[0].Effect != api.TaintEffectNoSchedule {
+		t.Fatalf("control-plane: %v %v", cp.Labels, cp.Spec.Taints)
+	}
+	for _, n := range ns {
+		for _, k := range []string{api.LabelHostname, api.LabelOS, api.LabelArch, api.LabelOSBeta, api.LabelArchBeta} {
+			if _, ok := n.Labels[k]; !ok {
+				t.Errorf("%s lacks label %s", n.Name, k)
+			}
+		}
+		if n.Labels[api.LabelHostname] != n.Name || n.Condition(api.NodeReady).Status != api.ConditionTrue {
+			t.Errorf("%s: hostname label or Ready condition wrong", n.Name)
+		}
+	}
+	if len(ns[1].Spec.Taints) != 0 {
+		t.Errorf("node-1 tainted: %v", ns[1].Spec.Taints)
+	}
+}

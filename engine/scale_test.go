@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+const scaleDS = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: agent, image: "agent:1"}]
+`
+
+// newScaleSim returns a simulation with n worker nodes and no DaemonSet.
+func newScaleSim(tb testing.TB, n int) *Simulation {
+	s := New(Options{Empty: true})
+	for i := 0; i < n; i++ {
+		if err := s.AddNode(fmt.Sprintf("node-%d", i), cluster.NodeOptions{}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
+
+// benchmarkFillAndRun measures what a learner waits for: apply a DaemonSet
+// to an n-node cluster and run 60 virtual seconds, until every pod is Ready.
+func benchmarkFillAndRun(b *testing.B, n int) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s := newScaleSim(b, n)
+		b.StartTimer()
+		if _, err := s.Apply("ds.yaml", scaleDS); err != nil {
+			b.Fatal(err)
+		}
+		s.Advance(60 * time.Second)
+		if got := s.Cluster.DaemonSet("default", "agent").Status.NumberReady; int(got) != n {
+			b.Fatalf("ready %d of %d", got, n)
+		}
+	}
+}
+
+func BenchmarkFillAndRun100(b *testing.B)  { benchmarkFillAndRun(b, 100) }
+func BenchmarkFillAndRun1000(b *testing.B) { benchmarkFillAndRun(b, 1000) }
+func BenchmarkFillAndRun5000(b *testing.B) { benchmarkFillAndRun(b, 5000) }
+
+// benchmarkAddNodes measures nodes joining one at a time (each settles).
+func benchmarkAddNodes(b *testing.B, n int) {
+	for i := 0; i < b.N; i++ {
+		newScaleSim(b, n)
+	}
+}
+
+func BenchmarkAddNodes1000(b *testing.B) { benchmarkAddNodes(b, 1000) }
