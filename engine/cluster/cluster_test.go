@@ -9,7 +9,6 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 )
 
-
 func nodeNames(ns []*api.Node) string {
 	var b []string
 	for _, n := range ns {
