@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
 )
@@ -179,6 +180,11 @@ func TestStatusGoesThroughPhases(t *testing.T) {
 	ds := createDS(t, s, newTestDS("agent"))
 	p := podOn(s, ds, "node-1")
 	eq(t, "bound", p.Spec.NodeName, "node-1")
+	// Bound but not yet seen by the kubelet: kubectl shows Pending.
+	if len(p.Status.ContainerStatuses) != 0 || p.Status.Phase != api.PodPending {
+		t.Fatalf("status right after bind = %+v", p.Status)
+	}
+	s.Advance(kubelet.AdmitDelay)
 	cs := p.Status.ContainerStatuses
 	if len(cs) != 1 || cs[0].State.Waiting == nil || cs[0].State.Waiting.Reason != "ContainerCreating" {
 		t.Fatalf("container status after bind = %+v", cs)

@@ -143,6 +143,9 @@ func hash32(s string) uint32 {
 // minute against ~20 now (see BenchmarkFillAndRun in engine/).
 const (
 	step = 500 * time.Millisecond
+	// AdmitDelay is the time between a pod's binding and the kubelet's first
+	// status for it (pod Pending → ContainerCreating).
+	AdmitDelay = 500 * time.Millisecond
 	// NodeMonitorGracePeriod is how long a silent kubelet goes unnoticed
 	// before its node turns Ready=Unknown (kube-controller-manager default since v1.32).
 	NodeMonitorGracePeriod = 50 * time.Second
@@ -286,6 +289,15 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 	}
 	t := k.timelines[p.UID]
 	if p.Status.StartTime == nil {
+		// The kubelet learns of a bound pod through its watch, and its pod
+		// worker posts the first status (ContainerCreating) a moment later;
+		// until then `kubectl get pods` shows the bound pod as Pending.
+		if c := p.Condition(api.PodScheduled); c != nil && c.Status == api.ConditionTrue {
+			if at := c.LastTransitionTime.Add(AdmitDelay); k.c.Now().Before(at) {
+				k.c.WakeAt(at)
+				return
+			}
+		}
 		t = k.admit(n, p)
 	} else if t == nil {
 		if p.IsReady() {
