@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
-	"github.com/dsplayground/dsplay/engine/kubelet"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 )
 
 // newTestDS builds a DaemonSet as the API server would store it after
