@@ -28,12 +28,17 @@ type Cluster struct {
 	rv   int64
 	rand *rand.Rand
 
-	nodes      map[string]*api.Node
-	pods       map[string]*api.Pod // key: namespace/name
-	daemonSets map[string]*api.DaemonSet
-	revisions  map[string]*api.ControllerRevision
-	events     []*api.Event
-	eventIdx   map[string]*api.Event
+	nodes       map[string]*api.Node
+	pods        map[string]*api.Pod // key: namespace/name
+	daemonSets  map[string]*api.DaemonSet
+	revisions   map[string]*api.ControllerRevision
+	events      []*api.Event
+	eventIdx    map[string]*api.Event       // logger key -> event
+	eventKeys   map[*api.Event]string       // event -> its logger key
+	eventAgg    map[string]*aggregateRecord // aggregate key -> messages seen
+	eventSpam   map[string]*spamRecord      // source+object -> token bucket
+	eventSeq    int64
+	eventsSwept time.Time
 
 	podsByNode  map[string]map[string]*api.Pod // spec.nodeName ("" = unbound) -> key -> pod
 	podsByOwner map[string]map[string]*api.Pod // controller UID ("" = no controller) -> key -> pod
@@ -70,6 +75,9 @@ func New(seed int64) *Cluster {
 		daemonSets:   map[string]*api.DaemonSet{},
 		revisions:    map[string]*api.ControllerRevision{},
 		eventIdx:     map[string]*api.Event{},
+		eventKeys:    map[*api.Event]string{},
+		eventAgg:     map[string]*aggregateRecord{},
+		eventSpam:    map[string]*spamRecord{},
 		podsByNode:   map[string]map[string]*api.Pod{},
 		podsByOwner:  map[string]map[string]*api.Pod{},
 		podIndex:     map[string]podIndexEntry{},

@@ -258,3 +258,71 @@ func TestDefaultNodes(t *testing.T) {
 		t.Errorf("node-1 tainted: %v", ns[1].Spec.Taints)
 	}
 }
+
+// TestEventCorrelator covers client-go's aggregation, spam filter and the
+// API server's TTL, which keep events bounded.
+func TestEventCorrelator(t *testing.T) {
+	meta := &api.ObjectMeta{Name: "fluentd", Namespace: "default", UID: "u"}
+	rec := func(c *Cluster, msg string) {
+		c.Record("DaemonSet", meta, "", api.EventTypeNormal, "SuccessfulCreate", msg, ComponentDaemonSetController, "")
+	}
+	t.Run("similar events are combined after ten", func(t *testing.T) {
+		c := New(1)
+		for i := 0; i < 15; i++ {
+			rec(c, fmt.Sprintf("Created pod: p%d", i))
+		}
+		evs := c.EventsFor("DaemonSet", "u")
+		if len(evs) != 10 {
+			t.Fatalf("%d events, want 9 distinct + 1 combined", len(evs))
+		}
+		last := evs[len(evs)-1]
+		if last.Message != "(combined from similar events): Created pod: p14" || last.Count != 6 {
+			t.Fatalf("combined event: count %d message %q", last.Count, last.Message)
+		}
+	})
+	t.Run("spam filter allows a burst of 25 then one per 5 minutes", func(t *testing.T) {
+		c := New(1)
+		for i := 0; i < 40; i++ {
+			rec(c, "Created pod: same")
+		}
+		if e := c.EventsFor("DaemonSet", "u")[0]; e.Count != EventSpamBurst {
+			t.Fatalf("count after burst = %d", e.Count)
+		}
+		c.SetNow(c.Now().Add(EventSpamRefill))
+		rec(c, "Created pod: same")
+		rec(c, "Created pod: same")
+		if e := c.EventsFor("DaemonSet", "u")[0]; e.Count != EventSpamBurst+1 {
+			t.Fatalf("count after refill = %d", e.Count)
+		}
+	})
+	t.Run("events expire an hour after their last update", func(t *testing.T) {
+		c := New(1)
+		rec(c, "Created pod: a")
+		c.SetNow(c.Now().Add(30 * time.Minute))
+		rec(c, "Created pod: b")
+		c.SetNow(c.Now().Add(40 * time.Minute))
+		evs := c.Events()
+		if len(evs) != 1 || evs[0].Message != "Created pod: b" {
+			t.Fatalf("events after 70m: %d", len(evs))
+		}
+		rec(c, "Created pod: c") // sweeps the store
+		if len(c.events) != 2 || len(c.eventIdx) != 2 {
+			t.Fatalf("expired event still stored: %d events, %d keys", len(c.events), len(c.eventIdx))
+		}
+	})
+	t.Run("memory stays bounded under churn", func(t *testing.T) {
+		c := New(1)
+		for i := 0; i < 20000; i++ {
+			c.SetNow(c.Now().Add(3 * time.Second))
+			m := &api.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "default", UID: fmt.Sprint(i)}
+			c.Record("Pod", m, "", api.EventTypeNormal, "TaintManagerEviction", "Marking for deletion Pod default/"+m.Name, ComponentTaintEviction, "")
+			rec(c, "Created pod: "+m.Name)
+		}
+		if n := len(c.events); n > 1300 {
+			t.Fatalf("%d events kept after 16h of churn", n)
+		}
+		if len(c.eventAgg) > 400 || len(c.eventSpam) > 3000 {
+			t.Fatalf("caches grew: agg %d spam %d", len(c.eventAgg), len(c.eventSpam))
+		}
+	})
+}

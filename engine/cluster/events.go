@@ -19,10 +19,47 @@ const (
 	ComponentUser                = "kubectl"
 )
 
-// Record appends an event about obj as the client-go recorder does: an
-// identical event (same object, type, reason, message, source) bumps count
-// and lastTimestamp instead of adding a row. kind is the involved object's
-// kind ("DaemonSet", "Pod", "Node"); fieldPath may be empty.
+// Event recording follows client-go's EventCorrelator
+// (k8s.io/client-go/tools/record/events_cache.go) and the API server's
+// event TTL:
+//   - the aggregator: once an object has had EventAggregateMaxEvents events
+//     of the same source, type and reason with different messages within
+//     EventAggregateInterval, further ones are folded into one event whose
+//     message is "(combined from similar events): <latest message>";
+//   - the logger: an event identical to one already recorded (same source,
+//     object, field path, type, reason and message) bumps its count and
+//     lastTimestamp instead of adding a row;
+//   - the spam filter: each source+object may write EventSpamBurst events,
+//     then one more every EventSpamRefill; the rest are dropped;
+//   - the API server deletes an event EventTTL after its last update
+//     (kube-apiserver --event-ttl=1h).
+//
+// Together they keep the event list bounded however long a simulation runs.
+const (
+	EventAggregateMaxEvents = 10
+	EventAggregateInterval  = 600 * time.Second
+	EventSpamBurst          = 25
+	EventSpamRefill         = 300 * time.Second
+	EventTTL                = time.Hour
+)
+
+// aggregateRecord mirrors client-go's aggregateRecord: the distinct
+// messages seen for one aggregate key, and when the last one arrived.
+type aggregateRecord struct {
+	localKeys map[string]bool
+	last      time.Time
+}
+
+// spamRecord is one source+object's token bucket.
+type spamRecord struct {
+	tokens float64
+	last   time.Time
+}
+
+// Record records an event about an object as the client-go recorder and the
+// API server do (see above). kind is the involved object's kind
+// ("DaemonSet", "Pod", "Node"); fieldPath may be empty; host is the
+// reporting node for kubelet events. Dropped events write nothing.
 func (c *Cluster) Record(kind string, meta *api.ObjectMeta, fieldPath, eventType, reason, message, component, host string) {
 	ref := api.ObjectReference{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, FieldPath: fieldPath}
 	switch kind {
@@ -35,16 +72,48 @@ func (c *Cluster) Record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 	if ns == "" {
 		ns = api.DefaultNamespace
 	}
-	aggKey := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s", kind, ns, meta.Name, meta.UID, eventType, reason, message, component)
-	if e, ok := c.eventIdx[aggKey]; ok {
+	c.expireEvents()
+	object := fmt.Sprintf("%s|%s|%s|%s|%s|%s", component, host, kind, ns, meta.Name, meta.UID)
+
+	// EventAggregator.EventAggregate
+	aggKey := object + "|" + eventType + "|" + reason
+	rec := c.eventAgg[aggKey]
+	if rec == nil || c.now.Sub(rec.last) > EventAggregateInterval {
+		rec = &aggregateRecord{localKeys: map[string]bool{}}
+		c.eventAgg[aggKey] = rec
+	}
+	rec.last = c.now
+	rec.localKeys[message] = true
+	key := object + "|" + fieldPath + "|" + eventType + "|" + reason + "|" + message
+	if len(rec.localKeys) >= EventAggregateMaxEvents {
+		key = aggKey
+		message = "(combined from similar events): " + message
+	}
+
+	// EventSourceObjectSpamFilter.Filter
+	spam := c.eventSpam[object]
+	if spam == nil {
+		spam = &spamRecord{tokens: EventSpamBurst, last: c.now}
+		c.eventSpam[object] = spam
+	}
+	spam.tokens = min(EventSpamBurst, spam.tokens+c.now.Sub(spam.last).Seconds()/EventSpamRefill.Seconds())
+	spam.last = c.now
+	if spam.tokens < 1 {
+		return
+	}
+	spam.tokens--
+
+	// eventLogger.eventObserve
+	if e, ok := c.eventIdx[key]; ok {
 		e.Count++
 		e.LastTimestamp = c.now
+		e.Message = message
 		c.bump(&e.ObjectMeta)
 		return
 	}
 	e := &api.Event{
 		TypeMeta:       api.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+int64(len(c.events))), Namespace: ns, CreationTimestamp: c.now, UID: c.NewUID()},
+		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.now, UID: c.NewUID()},
 		InvolvedObject: ref,
 		Reason:         reason,
 		Message:        message,
@@ -54,19 +123,61 @@ func (c *Cluster) Record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 		Count:          1,
 		Type:           eventType,
 	}
+	c.eventSeq++
 	c.bump(&e.ObjectMeta)
 	c.events = append(c.events, e)
-	c.eventIdx[aggKey] = e
+	c.eventIdx[key] = e
+	c.eventKeys[e] = key
 }
 
-// Events returns all events in the order they were first recorded.
-func (c *Cluster) Events() []*api.Event { return c.events }
+// expireEvents deletes events EventTTL after their last update and forgets
+// aggregation and spam records that no longer matter. It runs at most once
+// per virtual minute.
+func (c *Cluster) expireEvents() {
+	if c.now.Sub(c.eventsSwept) < time.Minute {
+		return
+	}
+	c.eventsSwept = c.now
+	kept := c.events[:0]
+	for _, e := range c.events {
+		if c.now.Sub(e.LastTimestamp) >= EventTTL {
+			delete(c.eventIdx, c.eventKeys[e])
+			delete(c.eventKeys, e)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(c.events[len(kept):])
+	c.events = kept
+	for k, r := range c.eventAgg {
+		if c.now.Sub(r.last) > EventAggregateInterval {
+			delete(c.eventAgg, k)
+		}
+	}
+	for k, r := range c.eventSpam {
+		if c.now.Sub(r.last).Seconds() >= EventSpamBurst*EventSpamRefill.Seconds() {
+			delete(c.eventSpam, k) // its bucket would be full again
+		}
+	}
+}
+
+// Events returns the events that have not expired, in the order they were
+// first recorded.
+func (c *Cluster) Events() []*api.Event {
+	out := make([]*api.Event, 0, len(c.events))
+	for _, e := range c.events {
+		if c.now.Sub(e.LastTimestamp) < EventTTL {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // EventsFor returns the events whose involved object has this kind and UID,
 // sorted by lastTimestamp then first recording (describe's Events table).
 func (c *Cluster) EventsFor(kind, uid string) []*api.Event {
 	var out []*api.Event
-	for _, e := range c.events {
+	for _, e := range c.Events() {
 		if e.InvolvedObject.Kind == kind && e.InvolvedObject.UID == uid {
 			out = append(out, e)
 		}
