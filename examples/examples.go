@@ -27,7 +27,7 @@ var order = []struct{ file, title string }{
 	{"fluentd-elasticsearch.yaml", "fluentd-elasticsearch (DaemonSet)"},
 	{"ds-demo.yaml", "ds-demo (tolerates the control plane)"},
 	{"logstash.yaml", "logstash (tolerates only the old master taint)"},
-	{"with-node-affinity.yaml", "with-node-affinity (Pod, as the article wrote it)"},
+	{"with-node-affinity.yaml", "with-node-affinity (Pod: a common affinity mistake)"},
 	{"pod-taints.yaml", "pod-taints (Pod with a toleration)"},
 }
 

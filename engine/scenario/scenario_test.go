@@ -166,3 +166,27 @@ func TestAssertionsFail(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExample keeps the README's complete scenario runnable.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "```\n# Every node")
+	if !ok {
+		t.Fatal("README has no scenario block starting with '# Every node'")
+	}
+	block, _, ok := strings.Cut("# Every node"+rest, "```")
+	if !ok {
+		t.Fatal("unterminated scenario block in README")
+	}
+	sc, err := Parse("README.md", []byte(block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if res := sc.Run(&buf); !res.OK() || len(sc.Files) == 0 {
+		t.Fatalf("README scenario failed: %v\n%s", res.Failures, buf.String())
+	}
+}
