@@ -142,6 +142,10 @@ type OwnerReference struct {
 	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
 }
 
+// GetObjectMeta returns the object's metadata (metav1.Object's accessor),
+// so code can handle any API object through its embedded ObjectMeta.
+func (m *ObjectMeta) GetObjectMeta() *ObjectMeta { return m }
+
 // ControllerRef returns the owner reference with controller=true, or nil
 // (metav1.GetControllerOf).
 func (m *ObjectMeta) ControllerRef() *OwnerReference {

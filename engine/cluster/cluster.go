@@ -422,6 +422,74 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 	return nil
 }
 
+// ---- namespaced objects other than pods ----
+
+// metaObject is an API object whose metadata the generic store helpers
+// below can reach.
+type metaObject interface {
+	comparable
+	GetObjectMeta() *api.ObjectMeta
+}
+
+// sortedObjects returns the values of m sorted by namespace then name.
+func sortedObjects[T metaObject](m map[string]T) []T {
+	out := make([]T, 0, len(m))
+	for _, o := range m {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].GetObjectMeta(), out[j].GetObjectMeta()
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
+// createIn stores a new object in m (namespace defaulted, UID, creation
+// time and resourceVersion filled). Errors: AlreadyExists for resource.
+func createIn[T metaObject](c *Cluster, m map[string]T, o T, resource string) error {
+	meta := o.GetObjectMeta()
+	if meta.Namespace == "" {
+		meta.Namespace = api.DefaultNamespace
+	}
+	key := Key(meta.Namespace, meta.Name)
+	if _, ok := m[key]; ok {
+		return AlreadyExists(resource, meta.Name)
+	}
+	if meta.UID == "" {
+		meta.UID = c.NewUID()
+	}
+	meta.CreationTimestamp = c.now
+	c.bump(meta)
+	m[key] = o
+	return nil
+}
+
+// updateIn records a change to an object stored in m. Errors: NotFound.
+func updateIn[T metaObject](c *Cluster, m map[string]T, o T, resource string) error {
+	meta := o.GetObjectMeta()
+	key := Key(meta.Namespace, meta.Name)
+	if _, ok := m[key]; !ok {
+		return NotFound(resource, meta.Name)
+	}
+	c.bump(meta)
+	m[key] = o
+	return nil
+}
+
+// removeFrom deletes an object from m at once. Errors: NotFound.
+func removeFrom[T metaObject](c *Cluster, m map[string]T, namespace, name, resource string) error {
+	key := Key(namespace, name)
+	if _, ok := m[key]; !ok {
+		return NotFound(resource, name)
+	}
+	delete(m, key)
+	c.rv++
+	return nil
+}
+
 // ---- daemonsets ----
 
 // DaemonSet returns the DaemonSet or nil.
@@ -430,61 +498,24 @@ func (c *Cluster) DaemonSet(namespace, name string) *api.DaemonSet {
 }
 
 // DaemonSets returns all DaemonSets sorted by namespace then name.
-func (c *Cluster) DaemonSets() []*api.DaemonSet {
-	out := make([]*api.DaemonSet, 0, len(c.daemonSets))
-	for _, d := range c.daemonSets {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
+func (c *Cluster) DaemonSets() []*api.DaemonSet { return sortedObjects(c.daemonSets) }
 
 // CreateDaemonSet stores a new DaemonSet with generation 1.
 func (c *Cluster) CreateDaemonSet(d *api.DaemonSet) error {
-	if d.Namespace == "" {
-		d.Namespace = api.DefaultNamespace
-	}
-	key := Key(d.Namespace, d.Name)
-	if _, ok := c.daemonSets[key]; ok {
-		return AlreadyExists("daemonsets.apps", d.Name)
-	}
 	d.APIVersion, d.Kind = "apps/v1", "DaemonSet"
-	if d.UID == "" {
-		d.UID = c.NewUID()
-	}
-	d.CreationTimestamp = c.now
 	d.Generation = 1
-	c.bump(&d.ObjectMeta)
-	c.daemonSets[key] = d
-	return nil
+	return createIn(c, c.daemonSets, d, "daemonsets.apps")
 }
 
 // UpdateDaemonSet records a change to a stored DaemonSet. Generation handling
 // (PrepareForUpdate) is the caller's.
 func (c *Cluster) UpdateDaemonSet(d *api.DaemonSet) error {
-	key := Key(d.Namespace, d.Name)
-	if _, ok := c.daemonSets[key]; !ok {
-		return NotFound("daemonsets.apps", d.Name)
-	}
-	c.bump(&d.ObjectMeta)
-	c.daemonSets[key] = d
-	return nil
+	return updateIn(c, c.daemonSets, d, "daemonsets.apps")
 }
 
 // RemoveDaemonSet deletes the DaemonSet object at once.
 func (c *Cluster) RemoveDaemonSet(namespace, name string) error {
-	key := Key(namespace, name)
-	if _, ok := c.daemonSets[key]; !ok {
-		return NotFound("daemonsets.apps", name)
-	}
-	delete(c.daemonSets, key)
-	c.rv++
-	return nil
+	return removeFrom(c, c.daemonSets, namespace, name, "daemonsets.apps")
 }
 
 // ---- controller revisions ----
@@ -496,56 +527,21 @@ func (c *Cluster) ControllerRevision(namespace, name string) *api.ControllerRevi
 
 // ControllerRevisions returns all revisions sorted by namespace then name.
 func (c *Cluster) ControllerRevisions() []*api.ControllerRevision {
-	out := make([]*api.ControllerRevision, 0, len(c.revisions))
-	for _, r := range c.revisions {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
+	return sortedObjects(c.revisions)
 }
 
 // CreateControllerRevision stores a new revision.
 func (c *Cluster) CreateControllerRevision(r *api.ControllerRevision) error {
-	if r.Namespace == "" {
-		r.Namespace = api.DefaultNamespace
-	}
-	key := Key(r.Namespace, r.Name)
-	if _, ok := c.revisions[key]; ok {
-		return AlreadyExists("controllerrevisions.apps", r.Name)
-	}
 	r.APIVersion, r.Kind = "apps/v1", "ControllerRevision"
-	if r.UID == "" {
-		r.UID = c.NewUID()
-	}
-	r.CreationTimestamp = c.now
-	c.bump(&r.ObjectMeta)
-	c.revisions[key] = r
-	return nil
+	return createIn(c, c.revisions, r, "controllerrevisions.apps")
 }
 
 // UpdateControllerRevision records a change to a stored revision.
 func (c *Cluster) UpdateControllerRevision(r *api.ControllerRevision) error {
-	key := Key(r.Namespace, r.Name)
-	if _, ok := c.revisions[key]; !ok {
-		return NotFound("controllerrevisions.apps", r.Name)
-	}
-	c.bump(&r.ObjectMeta)
-	c.revisions[key] = r
-	return nil
+	return updateIn(c, c.revisions, r, "controllerrevisions.apps")
 }
 
 // RemoveControllerRevision deletes a revision.
 func (c *Cluster) RemoveControllerRevision(namespace, name string) error {
-	key := Key(namespace, name)
-	if _, ok := c.revisions[key]; !ok {
-		return NotFound("controllerrevisions.apps", name)
-	}
-	delete(c.revisions, key)
-	c.rv++
-	return nil
+	return removeFrom(c, c.revisions, namespace, name, "controllerrevisions.apps")
 }
