@@ -21,11 +21,16 @@ type ApplyReport struct {
 // Apply is `kubectl apply -f filename` with text as the file's contents:
 // decode, validate every document, and only then write, then settle the
 // simulation. On any problem the store is untouched and the error is a
-// *manifest.Error. Input over manifest.MaxInputBytes (1 MiB) is refused.
+// *manifest.Error. Input over manifest.MaxInputBytes (1 MiB) is refused,
+// and so is text with no object in it (only comments or blank lines):
+// `error: no objects passed to apply`, as kubectl says.
 func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 	docs, err := manifest.Decode(filename, text)
 	if err != nil {
 		return nil, err
+	}
+	if len(docs) == 0 {
+		return nil, manifest.NoObjectsError(filename, "apply")
 	}
 	lines, err := manifest.ApplyTo(s.Cluster, docs, manifest.ModeApply)
 	if err != nil {

@@ -303,6 +303,11 @@ func TestNodeAddAndRemove(t *testing.T) {
 	if err := s.RemoveNode("node-3"); err != nil {
 		t.Fatal(err)
 	}
+	// The pod GC keeps the pods of a vanished node for its 40s quarantine
+	// (gcOrphaned), still Running as last reported.
+	s.Advance(kubelet.PodGCQuarantine - time.Second)
+	eq(t, "placement during the pod GC quarantine", placement(s, ds), []string{"node-1=Running", "node-2=Running", "node-3=Running"})
+	s.Advance(time.Second)
 	eq(t, "placement after remove", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
 	eq(t, "desired", ds.Status.DesiredNumberScheduled, 2)
 	eq(t, "current", ds.Status.CurrentNumberScheduled, 2)

@@ -7,8 +7,22 @@ import (
 // Output is what a kubectl command line printed and its exit status
 // (0 success, 1 error), as a terminal would show it.
 type Output struct {
+	// Stdout and Stderr are everything written to each stream.
 	Stdout, Stderr string
-	ExitCode       int
+	// Chunks is the same text in the order kubectl wrote it, stdout and
+	// stderr interleaved (a warning before the result line, a drain's
+	// `node/x cordoned`, then its warning, then the evictions). Print
+	// Chunks, not Stdout then Stderr, to show what a terminal shows.
+	Chunks   []Chunk
+	ExitCode int
+}
+
+// Chunk is a piece of a command's output: text written to stderr when
+// Stderr is true, else to stdout. Adjacent pieces of the same stream are
+// merged, so consecutive Chunks alternate between the streams.
+type Chunk struct {
+	Stderr bool
+	Text   string
 }
 
 // Run executes one kubectl command line against the simulation, e.g.
@@ -24,9 +38,14 @@ func (s *Simulation) Run(line string) Output {
 	}
 	args, err := kubectl.ParseCommandLine(line)
 	if err != nil {
-		return Output{Stderr: "error: " + err.Error() + "\n", ExitCode: 1}
+		msg := "error: " + err.Error() + "\n"
+		return Output{Stderr: msg, Chunks: []Chunk{{Stderr: true, Text: msg}}, ExitCode: 1}
 	}
 	r := kubectl.Run(env, args)
 	s.Settle()
-	return Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
+	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
+	for _, c := range r.Chunks {
+		out.Chunks = append(out.Chunks, Chunk{Stderr: c.Stderr, Text: c.Text})
+	}
+	return out
 }

@@ -32,6 +32,7 @@ type Cluster struct {
 	pods        map[string]*api.Pod // key: namespace/name
 	daemonSets  map[string]*api.DaemonSet
 	revisions   map[string]*api.ControllerRevision
+	namespaces  map[string]*api.Namespace // see namespaces.go (nil until first use)
 	events      []*api.Event
 	eventIdx    map[string]*api.Event       // logger key -> event
 	eventKeys   map[*api.Event]string       // event -> its logger key
@@ -419,6 +420,7 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 	delete(c.pods, key)
 	c.index(key, nil)
 	c.rv++
+	c.finalizeNamespace(namespace)
 	return nil
 }
 
@@ -487,6 +489,7 @@ func removeFrom[T metaObject](c *Cluster, m map[string]T, namespace, name, resou
 	}
 	delete(m, key)
 	c.rv++
+	c.finalizeNamespace(namespace)
 	return nil
 }
 

@@ -61,6 +61,11 @@ type spamRecord struct {
 // ("DaemonSet", "Pod", "Node"); fieldPath may be empty; host is the
 // reporting node for kubelet events. Dropped events write nothing.
 func (c *Cluster) Record(kind string, meta *api.ObjectMeta, fieldPath, eventType, reason, message, component, host string) {
+	c.record(kind, meta, fieldPath, eventType, reason, message, component, host, c.NewUID)
+}
+
+// record is Record with the generator of the new event's own UID.
+func (c *Cluster) record(kind string, meta *api.ObjectMeta, fieldPath, eventType, reason, message, component, host string, newUID func() string) {
 	ref := api.ObjectReference{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, FieldPath: fieldPath}
 	switch kind {
 	case "DaemonSet", "ControllerRevision":
@@ -113,7 +118,7 @@ func (c *Cluster) Record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 	}
 	e := &api.Event{
 		TypeMeta:       api.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.now, UID: c.NewUID()},
+		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.now, UID: newUID()},
 		InvolvedObject: ref,
 		Reason:         reason,
 		Message:        message,

@@ -29,8 +29,13 @@ func applyFlags() []*flagDef {
 	}
 }
 
-func runApply(inv *invocation) error   { return inv.applyFiles(manifest.ModeApply) }
-func runCreate(inv *invocation) error  { return inv.applyFiles(manifest.ModeCreate) }
+func runApply(inv *invocation) error { return inv.applyFiles(manifest.ModeApply) }
+func runCreate(inv *invocation) error {
+	if isCreateNamespace(inv.args) && len(inv.flags.Strings("filename")) == 0 {
+		return runCreateNamespace(inv, inv.args[1:])
+	}
+	return inv.applyFiles(manifest.ModeCreate)
+}
 func runReplace(inv *invocation) error { return inv.applyFiles(manifest.ModeReplace) }
 
 // readFiles returns the documents of every -f file: a key of env.Files,
@@ -49,6 +54,11 @@ func (inv *invocation) readFiles(files []string) ([]manifest.Document, error) {
 		d, err := manifest.Decode(name, text)
 		if err != nil {
 			return nil, manifestError(err)
+		}
+		// the resource builder's DefaultNamespace, and RequireNamespace
+		// when -n was given
+		if err := manifest.SetNamespace(d, inv.namespace, inv.explicitNS); err != nil {
+			return nil, err
 		}
 		docs = append(docs, d...)
 	}
@@ -107,9 +117,6 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
 		}
 	}
-	if inv.explicitNS && inv.namespace != api.DefaultNamespace {
-		return &plainError{fmt.Sprintf("%s -n is not simulated in the playground: set metadata.namespace in the manifest instead", inv.cmd.name)}
-	}
 	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
 	for _, l := range lines {
 		if f.String("output") == "name" {
@@ -127,6 +134,17 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 			Object: strings.Join(files, ","), Action: inv.cmd.name, Reason: inv.line + ": " + strings.Join(lines, "; ")})
 	}
 	return nil
+}
+
+// addSourceToErr mirrors cmdutil.AddSourceToErr: an API error about an
+// object read from a file names the file (`Error from server (NotFound):
+// error when deleting "ds.yaml": daemonsets.apps "a" not found`).
+func addSourceToErr(verb, source string, err error) error {
+	var se *cluster.StatusError
+	if source == "" || !errors.As(err, &se) {
+		return err
+	}
+	return &cluster.StatusError{Reason: se.Reason, Message: fmt.Sprintf("error when %s %q: %s", verb, source, se.Message)}
 }
 
 // fileTargets resolves the objects named by -f files (kubectl delete -f).
@@ -147,6 +165,8 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 			rt = rtPods
 		case *api.Node:
 			rt = rtNodes
+		case *api.Namespace:
+			rt = rtNamespaces
 		default:
 			fmt.Fprintf(&inv.errOut, "Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
@@ -158,10 +178,10 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 		}
 		o, err := getObject(c, rt, ns, d.Name)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w", &cluster.StatusError{Reason: "NotFound", Message: fmt.Sprintf("error when deleting %q: %s", d.Name, err.Error())}))
-			_ = o
+			errs = append(errs, addSourceToErr("deleting", d.File(), err))
 			continue
 		}
+		o.source = d.File()
 		objs = append(objs, o)
 	}
 	return objs, errs, nil

@@ -22,7 +22,10 @@ type invocation struct {
 	namespace  string
 	explicitNS bool
 
-	out, errOut strings.Builder
+	// out and errOut are standard output and standard error; both also
+	// append to chunks, which keeps their relative order.
+	out, errOut stream
+	chunks      []Chunk
 }
 
 // command is one kubectl subcommand the playground simulates.
@@ -73,6 +76,8 @@ func init() {
 			short: "Print the client and server version information", flags: versionFlags, run: runVersion},
 		{name: "api-resources", use: "api-resources",
 			short: "Print the supported API resources on the server", flags: apiResourcesFlags, run: runAPIResources},
+		{name: "api-versions", use: "api-versions",
+			short: "Print the supported API versions on the server, in the form of \"group/version\"", flags: apiVersionsFlags, run: runAPIVersions},
 	}
 }
 
@@ -88,7 +93,7 @@ var notSimulated = []string{
 // createSubcommands are kubectl create's generators, not simulated.
 var createSubcommands = map[string]bool{
 	"clusterrole": true, "clusterrolebinding": true, "configmap": true, "cm": true, "cronjob": true, "cj": true,
-	"deployment": true, "deploy": true, "ingress": true, "ing": true, "job": true, "namespace": true, "ns": true,
+	"deployment": true, "deploy": true, "ingress": true, "ing": true, "job": true,
 	"poddisruptionbudget": true, "pdb": true, "priorityclass": true, "pc": true, "quota": true,
 	"resourcequota": true, "role": true, "rolebinding": true, "secret": true, "service": true, "svc": true,
 	"serviceaccount": true, "sa": true, "token": true,
@@ -116,13 +121,17 @@ func run(env *Env, args []string) Result {
 		args = args[1:]
 	}
 	inv := &invocation{env: env, line: "kubectl " + strings.Join(args, " ")}
+	inv.out = stream{chunks: &inv.chunks}
+	inv.errOut = stream{stderr: true, chunks: &inv.chunks}
 	err := dispatch(inv, args)
-	res := Result{Stdout: inv.out.String(), Stderr: inv.errOut.String()}
+	exit := 0
 	if err != nil {
-		res.Stderr += checkErr(err)
-		res.ExitCode = 1
+		// cmdutil.CheckErr prints the error last, after whatever the
+		// command wrote before failing.
+		inv.errOut.WriteString(checkErr(err))
+		exit = 1
 	}
-	return res
+	return Result{Stdout: inv.out.String(), Stderr: inv.errOut.String(), Chunks: inv.chunks, ExitCode: exit}
 }
 
 func dispatch(inv *invocation, args []string) error {
@@ -192,6 +201,10 @@ func dispatch(inv *invocation, args []string) error {
 			break
 		}
 		if a == "-h" || a == "--help" {
+			if cmd.name == "rollout" && !hasRolloutSubcommand(rest) {
+				inv.out.WriteString(rolloutHelp)
+				return nil
+			}
 			inv.out.WriteString(commandHelp(cmd))
 			return nil
 		}

@@ -164,6 +164,8 @@ func describeObject(c *cluster.Cluster, o object, showEvents bool) (string, erro
 		return describePod(c, x, showEvents), nil
 	case *api.Node:
 		return describeNode(c, x, showEvents), nil
+	case *api.Namespace:
+		return describeNamespace(x), nil
 	}
 	return "", &plainError{fmt.Sprintf("describe %s is not simulated in the playground", o.rt.resource)}
 }

@@ -28,6 +28,10 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
+// errExit mirrors cmdutil.ErrExit: the command already printed what it
+// had to say; checkErr prints nothing and the exit status is 1.
+var errExit = errors.New("exit directly")
+
 // rawError is printed exactly as its text (already in kubectl's words, with
 // its own "error: " prefixes), e.g. a manifest error.
 type rawError struct{ text string }
@@ -144,7 +148,7 @@ func checkErr(err error) string {
 	if agg, ok := err.(aggregate); ok && len(agg) == 1 {
 		err = agg[0]
 	}
-	if err == nil {
+	if err == nil || err == errExit {
 		return ""
 	}
 	var msg string

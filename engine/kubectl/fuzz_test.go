@@ -14,6 +14,11 @@ func FuzzParseCommandLine(f *testing.F) {
 			f.Add(l)
 		}
 	}
+	for _, tc := range round2Cases {
+		for _, l := range tc.lines {
+			f.Add(l)
+		}
+	}
 	for _, s := range []string{
 		`kubectl get pods -l 'a in (b,c)'`, `k -n x get -A ds -owide`, `"`, `'`, `\`, `a\`,
 		`get pods -l '!a,b!=c,d notin (e)'`, `taint nodes --all a-`, `delete pod x --cascade`,
@@ -35,8 +40,24 @@ func FuzzParseCommandLine(f *testing.F) {
 		parseFieldSelector(line)
 		env := testEnv(fixture(), map[string]string{"ds.yaml": dsYAML, "-": line})
 		r := Run(env, args)
-		if r.ExitCode != 0 && r.Stderr == "" {
+		// (kubectl rollout alone prints its help on stdout and exits 1
+		// with nothing on stderr: cmdutil.ErrExit)
+		if r.ExitCode != 0 && r.Stderr == "" && r.Stdout == "" {
 			t.Errorf("%q: exit %d with empty stderr", line, r.ExitCode)
+		}
+		var so, se strings.Builder
+		for i, c := range r.Chunks {
+			if c.Text == "" || (i > 0 && r.Chunks[i-1].Stderr == c.Stderr) {
+				t.Errorf("%q: chunk %d is empty or not merged with the previous one", line, i)
+			}
+			if c.Stderr {
+				se.WriteString(c.Text)
+			} else {
+				so.WriteString(c.Text)
+			}
+		}
+		if so.String() != r.Stdout || se.String() != r.Stderr {
+			t.Errorf("%q: Stdout/Stderr are not the concatenations of the chunks", line)
 		}
 		if r.ExitCode == 0 && strings.HasPrefix(r.Stderr, "error:") {
 			t.Errorf("%q: exit 0 with error %q", line, r.Stderr)

@@ -222,6 +222,8 @@ func tableHeaders(rt *resourceType, o printOptions) []string {
 		if o.wide {
 			h = append(h, "INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME")
 		}
+	case rtNamespaces:
+		h = []string{"NAME", "STATUS", "AGE"}
 	case rtControllerRevisions:
 		h = []string{"NAME", "CONTROLLER", "REVISION", "AGE"}
 	case rtEvents:
@@ -299,6 +301,9 @@ func tableRow(obj object, o printOptions) []string {
 			}
 			cells = append(cells, nodeAddress(x, "InternalIP"), nodeAddress(x, "ExternalIP"), osImage, kernel, cr)
 		}
+	case *api.Namespace:
+		// printNamespace
+		cells = []string{name, x.Status.Phase, age}
 	case *api.ControllerRevision:
 		controller := "<none>"
 		if ref := x.ControllerRef(); ref != nil {

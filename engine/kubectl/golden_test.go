@@ -14,8 +14,10 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // transcript runs command lines in order against one Env and renders what
-// a terminal would show: "$ line", stdout, stderr under "[stderr]", and the
-// exit status when it is not 0.
+// a terminal would show: "$ line", then the output in the order it was
+// written (Result.Chunks), each stretch of stderr under "[stderr]" and each
+// stretch of stdout after stderr under "[stdout]", and the exit status
+// when it is not 0.
 func transcript(env *Env, lines []string) string {
 	var b strings.Builder
 	for _, line := range lines {
@@ -26,9 +28,14 @@ func transcript(env *Env, lines []string) string {
 			continue
 		}
 		r := Run(env, args)
-		b.WriteString(r.Stdout)
-		if r.Stderr != "" {
-			b.WriteString("[stderr]\n" + r.Stderr)
+		for i, c := range r.Chunks {
+			switch {
+			case c.Stderr:
+				b.WriteString("[stderr]\n")
+			case i > 0:
+				b.WriteString("[stdout]\n")
+			}
+			b.WriteString(c.Text)
 		}
 		if r.ExitCode != 0 {
 			b.WriteString("[exit " + string(rune('0'+r.ExitCode)) + "]\n")
@@ -374,6 +381,7 @@ var goldenCases = []struct {
 		"kubectl rollout status pod/fluentd-7xkq2",
 		"kubectl rollout frobnicate ds/fluentd",
 		"kubectl rollout",
+		"kubectl rollout -h",
 		"kubectl rollout status",
 	}},
 	{name: "rollout_ondelete", setup: func(c *cluster.Cluster) {

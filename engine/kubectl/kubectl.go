@@ -6,7 +6,9 @@
 //
 // Simulated commands: get, describe, taint, label, delete, apply, create,
 // replace, cordon, uncordon, drain, rollout (status, history, undo,
-// restart, pause, resume), events, version, api-resources. Other kubectl
+// restart, pause, resume), events, version, api-resources, api-versions
+// (only the group/versions the playground serves: apps/v1 and v1), and
+// namespaces (get, create namespace, delete namespace). Other kubectl
 // commands answer `error: "kubectl logs" is not simulated in the
 // playground` rather than a made-up result.
 //
@@ -44,9 +46,14 @@ type Env struct {
 }
 
 // Result is what a command printed and its exit status (0 success, 1 error).
-// Stdout and Stderr end with a newline when not empty.
+// Stdout and Stderr end with a newline when not empty; they are the
+// concatenations of each stream. Chunks holds the same text in the order
+// kubectl writes it (e.g. rollout undo's `Warning: ...` on stderr before
+// `daemonset.apps/x rolled back` on stdout), for terminals that show both
+// streams interleaved.
 type Result struct {
 	Stdout, Stderr string
+	Chunks         []Chunk
 	ExitCode       int
 }
 

@@ -285,6 +285,8 @@ func updateObject(c *cluster.Cluster, o object) error {
 		return c.UpdateDaemonSet(x)
 	case *api.ControllerRevision:
 		return c.UpdateControllerRevision(x)
+	case *api.Namespace:
+		return c.UpdateNamespace(x)
 	}
 	return &plainError{fmt.Sprintf("%s cannot be changed in the playground", o.rt.resource)}
 }

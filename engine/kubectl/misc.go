@@ -134,3 +134,30 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+func apiVersionsFlags() []*flagDef { return nil }
+
+// runAPIVersions mirrors kubectl api-versions (pkg/cmd/apiresources
+// APIVersionsOptions.RunAPIVersions): every group/version the server
+// serves, sorted, one per line. The playground answers with the versions
+// it simulates, apps/v1 and v1; a real 1.37 cluster lists about thirty
+// more (admissionregistration.k8s.io/v1, batch/v1 ...) that nothing here
+// serves, so they are not listed.
+func runAPIVersions(inv *invocation) error {
+	if len(inv.args) != 0 {
+		return &usageError{msg: fmt.Sprintf("unexpected arguments: %v", inv.args), cmdPath: "kubectl api-versions"}
+	}
+	seen := map[string]bool{}
+	var gvs []string
+	for _, rt := range resourceTypes {
+		if gv := rt.apiVersion(); !seen[gv] {
+			seen[gv] = true
+			gvs = append(gvs, gv)
+		}
+	}
+	sortStrings(gvs)
+	for _, gv := range gvs {
+		inv.out.WriteString(gv + "\n")
+	}
+	return nil
+}

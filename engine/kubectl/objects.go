@@ -12,21 +12,26 @@ import (
 type object struct {
 	rt   *resourceType
 	meta *api.ObjectMeta
-	obj  any // *api.DaemonSet, *api.Pod, *api.Node, *api.ControllerRevision, *api.Event
+	obj  any // *api.DaemonSet, *api.Pod, *api.Node, *api.Namespace, *api.ControllerRevision, *api.Event
+	// source is the file the object was named in (delete -f), for
+	// cmdutil.AddSourceToErr; "" otherwise.
+	source string
 }
 
 func wrap(rt *resourceType, o any) object {
 	switch x := o.(type) {
 	case *api.DaemonSet:
-		return object{rt, &x.ObjectMeta, x}
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
 	case *api.Pod:
-		return object{rt, &x.ObjectMeta, x}
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
 	case *api.Node:
-		return object{rt, &x.ObjectMeta, x}
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
 	case *api.ControllerRevision:
-		return object{rt, &x.ObjectMeta, x}
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
 	case *api.Event:
-		return object{rt, &x.ObjectMeta, x}
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
+	case *api.Namespace:
+		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
 	}
 	panic("kubectl: unknown object type")
 }
@@ -52,6 +57,10 @@ func listObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) []
 		}
 	case rtNodes:
 		for _, n := range c.Nodes() {
+			out = append(out, wrap(rt, n))
+		}
+	case rtNamespaces:
+		for _, n := range c.Namespaces() {
 			out = append(out, wrap(rt, n))
 		}
 	case rtControllerRevisions:
@@ -91,6 +100,10 @@ func getObject(c *cluster.Cluster, rt *resourceType, ns, name string) (object, e
 		}
 	case rtNodes:
 		if n := c.Node(name); n != nil {
+			o = n
+		}
+	case rtNamespaces:
+		if n := c.Namespace(name); n != nil {
 			o = n
 		}
 	case rtControllerRevisions:

@@ -60,11 +60,13 @@ var (
 		verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
 	rtControllerRevisions = &resourceType{resource: "controllerrevisions", group: "apps", version: "v1", kind: "ControllerRevision", namespaced: true,
 		verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
+	rtNamespaces = &resourceType{resource: "namespaces", version: "v1", kind: "Namespace", shortNames: []string{"ns"},
+		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}}
 	rtEvents = &resourceType{resource: "events", version: "v1", kind: "Event", shortNames: []string{"ev"}, namespaced: true,
 		verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
 
 	// resourceTypes in api-resources order (group, then name).
-	resourceTypes = []*resourceType{rtEvents, rtNodes, rtPods, rtControllerRevisions, rtDaemonSets}
+	resourceTypes = []*resourceType{rtEvents, rtNamespaces, rtNodes, rtPods, rtControllerRevisions, rtDaemonSets}
 )
 
 // otherKnownResources are resource names of a real cluster that the
@@ -77,7 +79,6 @@ var otherKnownResources = map[string]string{
 	"services": "services", "service": "services", "svc": "services",
 	"configmaps": "configmaps", "configmap": "configmaps", "cm": "configmaps",
 	"secrets": "secrets", "secret": "secrets",
-	"namespaces": "namespaces", "namespace": "namespaces", "ns": "namespaces",
 	"serviceaccounts": "serviceaccounts", "serviceaccount": "serviceaccounts", "sa": "serviceaccounts",
 	"jobs": "jobs", "job": "jobs", "cronjobs": "cronjobs", "cronjob": "cronjobs", "cj": "cronjobs",
 	"ingresses": "ingresses", "ingress": "ingresses", "ing": "ingresses",
@@ -101,7 +102,7 @@ var otherKnownResources = map[string]string{
 type notSimulatedResourceError struct{ resource string }
 
 func (e *notSimulatedResourceError) Error() string {
-	return fmt.Sprintf("the playground does not simulate %q (it simulates daemonsets, pods, nodes, controllerrevisions and events)", e.resource)
+	return fmt.Sprintf("the playground does not simulate %q (it simulates daemonsets, pods, nodes, namespaces, controllerrevisions and events)", e.resource)
 }
 
 // noResourceMatchError mirrors meta.NoResourceMatchError as checkErr prints it.

@@ -25,6 +25,51 @@ func rolloutFlags() []*flagDef {
 	}
 }
 
+// rolloutHelp is `kubectl rollout -h` (and `kubectl rollout` alone) as
+// kubectl 1.37 prints it: rollout's Long description after
+// templates.LongDesc (heredoc, then kubectl's markdown ASCIIRenderer, which
+// leaves the 8-space second line and the one-space indent of "Valid
+// resource types"), its Examples after templates.Examples (every line,
+// blank ones too, indented by two spaces), the subcommands as the
+// templater's cmdGroupsString lays them out (name padded to 11, three
+// spaces, Short), the usage line with [options], and the two footer tips
+// of MainUsageTemplate (pkg/cmd/rollout/rollout.go,
+// pkg/util/templates/{normalizers,markdown,templates,templater}.go).
+const rolloutHelp = "Manage the rollout of one or many resources.\n" +
+	"        \n" +
+	" Valid resource types include:\n" +
+	"\n" +
+	"  *  deployments\n" +
+	"  *  daemonsets\n" +
+	"  *  statefulsets\n" +
+	"\n" +
+	"Examples:\n" +
+	"  # Rollback to the previous deployment\n" +
+	"  kubectl rollout undo deployment/abc\n" +
+	"  \n" +
+	"  # Check the rollout status of a daemonset\n" +
+	"  kubectl rollout status daemonset/foo\n" +
+	"  \n" +
+	"  # Restart a deployment\n" +
+	"  kubectl rollout restart deployment/abc\n" +
+	"  \n" +
+	"  # Restart deployments with the 'app=nginx' label\n" +
+	"  kubectl rollout restart deployment --selector=app=nginx\n" +
+	"\n" +
+	"Available Commands:\n" +
+	"  history       View rollout history\n" +
+	"  pause         Mark the provided resource as paused\n" +
+	"  restart       Restart a resource\n" +
+	"  resume        Resume a paused resource\n" +
+	"  status        Show the status of the rollout\n" +
+	"  undo          Undo a previous rollout\n" +
+	"\n" +
+	"Usage:\n" +
+	"  kubectl rollout SUBCOMMAND [options]\n" +
+	"\n" +
+	"Use \"kubectl rollout <command> --help\" for more information about a given command.\n" +
+	"Use \"kubectl options\" for a list of global command-line options (applies to all commands).\n"
+
 // rolloutSubcommands are kubectl rollout's subcommands.
 var rolloutSubcommands = []string{"history", "pause", "restart", "resume", "status", "undo"}
 
@@ -32,16 +77,15 @@ var rolloutSubcommands = []string{"history", "pause", "restart", "resume", "stat
 // (pkg/cmd/rollout, pkg/polymorphichelpers).
 func runRollout(inv *invocation) error {
 	if len(inv.args) == 0 {
-		inv.out.WriteString("Manage the deployment of one or more resources.\n\nAvailable Commands:\n" +
-			"  history       View rollout history\n  pause         Mark the provided resource as paused\n" +
-			"  restart       Restart a resource\n  resume        Resume a paused resource\n" +
-			"  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\n" +
-			"Usage:\n  kubectl rollout SUBCOMMAND [options]\n")
-		return nil
+		// cmdutil.DefaultSubCommandRun: the help on stdout, then
+		// CheckErr(ErrExit): exit status 1 with no message
+		inv.out.WriteString(rolloutHelp)
+		return errExit
 	}
 	sub := inv.args[0]
 	if !contains(rolloutSubcommands, sub) {
-		return fmt.Errorf("unknown command %q for %q", sub, "kubectl rollout")
+		// RequireNoArguments: the arguments went to rollout itself
+		return &usageError{msg: fmt.Sprintf("unknown command %q", strings.Join(inv.args, " ")), cmdPath: "kubectl rollout"}
 	}
 	path := "kubectl rollout " + sub
 	if len(inv.flags.Strings("filename")) > 0 || inv.flags.String("selector") != "" {
@@ -397,3 +441,14 @@ func (inv *invocation) rolloutRestart(ds *api.DaemonSet) error {
 }
 
 const restartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
+
+// hasRolloutSubcommand reports whether the arguments after "rollout" name
+// one of its subcommands (so that -h is the subcommand's help).
+func hasRolloutSubcommand(args []string) bool {
+	for _, a := range args {
+		if contains(rolloutSubcommands, a) {
+			return true
+		}
+	}
+	return false
+}

@@ -2,35 +2,86 @@ package kubelet
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // PodGC mirrors the pod garbage collector's gcOrphaned
-// (pkg/controller/podgc): pods bound to a node that no longer exists are
-// force-deleted. (Upstream waits for a 40 s quarantine and a 20 s period;
-// the simulation removes them at once.)
-type PodGC struct{ c *cluster.Cluster }
+// (pkg/controller/podgc/gc_controller.go): a node name that bound pods
+// refer to but that no longer exists is put in quarantine
+// (nodeQueue.AddAfter(node, quarantineTime)); once PodGCQuarantine has
+// passed and the node is still missing (discoverDeletedNodes), its pods are
+// marked Failed with the DisruptionTarget condition (DeletionByPodGC,
+// "PodGC: node no longer exists") and force-deleted
+// (markFailedAndDeletePodWithCondition). Until then the pods stay listed
+// with the status their kubelet last reported. Upstream runs gc every 20 s
+// (gcCheckPeriod), so it notices a vanished node up to 20 s late; the
+// simulation notices it on the next pass.
+type PodGC struct {
+	c *cluster.Cluster
+	// missing holds, per vanished node name, when the GC first saw it missing.
+	missing map[string]time.Time
+}
+
+// PodGCQuarantine is how long a vanished node's pods are kept before the pod
+// GC deletes them (podgc quarantineTime, 40 s).
+const PodGCQuarantine = 40 * time.Second
 
 // NewPodGC returns the pod GC.
-func NewPodGC(c *cluster.Cluster) *PodGC { return &PodGC{c: c} }
+func NewPodGC(c *cluster.Cluster) *PodGC { return &PodGC{c: c, missing: map[string]time.Time{}} }
 
-// Sync removes the pods bound to vanished nodes.
+// Sync quarantines newly vanished nodes and deletes the pods bound to nodes
+// whose quarantine is over. It writes only when it deletes.
 func (g *PodGC) Sync() {
 	c := g.c
+	now := c.Now()
+	seen := map[string]bool{}
 	for _, name := range c.PodNodeNames() {
 		if c.Node(name) != nil {
 			continue
 		}
+		seen[name] = true
+		since, ok := g.missing[name]
+		if !ok {
+			// gcOrphaned: add newly found unknown nodes to quarantine.
+			since = now
+			g.missing[name] = now
+			c.WakeAt(now.Add(PodGCQuarantine))
+			c.Decide(cluster.Decision{Component: ComponentPodGC, Func: "gcOrphaned", Object: "Node/" + name, Node: name,
+				Action: "quarantine", Reason: fmt.Sprintf("node %s no longer exists but %d pod(s) are still bound to it: they are kept for the %s quarantine (the node may come back) and deleted after", name, len(c.PodsOnNode(name)), PodGCQuarantine)})
+		}
+		if now.Before(since.Add(PodGCQuarantine)) {
+			continue
+		}
+		// discoverDeletedNodes: still missing after the quarantine.
 		for _, p := range c.PodsOnNode(name) {
+			if !p.IsTerminal() {
+				p.Status.Phase = api.PodFailed
+				setPodCondition(p, DisruptionTarget, api.ConditionTrue, "DeletionByPodGC", "PodGC: node no longer exists", now)
+				_ = c.UpdatePod(p)
+			}
 			if err := c.RemovePod(p.Namespace, p.Name); err == nil {
-				c.Decide(cluster.Decision{Component: "pod-garbage-collector", Func: "gcOrphaned", Object: podObject(p), Node: name,
-					Action: "delete", Reason: fmt.Sprintf("the pod is bound to node %s, which no longer exists", name)})
+				c.Decide(cluster.Decision{Component: ComponentPodGC, Func: "gcOrphaned", Object: podObject(p), Node: name,
+					Action: "delete", Reason: fmt.Sprintf("the pod is bound to node %s, which has been gone for %s (quarantine %s): marked Failed (DeletionByPodGC) and force-deleted", name, now.Sub(since), PodGCQuarantine)})
 			}
 		}
 	}
+	// Forget nodes that came back or have no pods left.
+	for name := range g.missing {
+		if !seen[name] {
+			delete(g.missing, name)
+		}
+	}
 }
+
+// ComponentPodGC is the pod GC's decision component name.
+const ComponentPodGC = "pod-garbage-collector"
+
+// DisruptionTarget is the pod condition set on pods about to be deleted by
+// a controller (core/v1 DisruptionTarget).
+const DisruptionTarget = "DisruptionTarget"
 
 // Deletion propagation finalizers (metav1.FinalizerOrphanDependents, FinalizerDeleteDependents).
 const (

@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/netip"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/scheduler"
 )
 
 // Kubelets are the simulated kubelets of every node. Create them with New.
@@ -30,6 +32,18 @@ type Kubelets struct {
 	timelines map[string]*timeline
 	// stopping holds the time each terminating pod is removed, by UID.
 	stopping map[string]time.Time
+	// agents is what each node's kubelet remembers of its node, by name.
+	agents map[string]*nodeAgent
+	// awaitRegister lists the nodes whose kubelet has started and that the
+	// node controller has not registered yet; awaitReady those it has
+	// registered since, whose kubelet is to report NodeReady.
+	awaitRegister, awaitReady []string
+	// nodesSeen is the PlacementVersion of the last scan over the nodes.
+	nodesSeen   int64
+	nodesSeenOK bool
+	// lastIP is the last pod address handed out on each node (host-local
+	// IPAM's last_reserved_ip), by node name.
+	lastIP map[string]netip.Addr
 
 	lastRV  int64
 	lastNow time.Time
@@ -57,7 +71,7 @@ type pull struct {
 
 // New returns the kubelets of the cluster c.
 func New(c *cluster.Cluster) *Kubelets {
-	return &Kubelets{c: c, down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}}
+	return &Kubelets{c: c, down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}, lastIP: map[string]netip.Addr{}, agents: map[string]*nodeAgent{}}
 }
 
 // Stop makes the node's kubelet stop working and posting status (a failed
@@ -68,7 +82,7 @@ func (k *Kubelets) Stop(node string) bool {
 	}
 	k.down[node] = k.c.Now()
 	k.c.WakeAt(k.c.Now().Add(NodeMonitorGracePeriod))
-	k.synced = false
+	k.synced, k.nodesSeenOK = false, false
 	return true
 }
 
@@ -76,7 +90,9 @@ func (k *Kubelets) Stop(node string) bool {
 // a node registered later under the same name starts with a working kubelet).
 func (k *Kubelets) Forget(node string) {
 	delete(k.down, node)
-	k.synced = false
+	delete(k.lastIP, node)
+	delete(k.agents, node)
+	k.synced, k.nodesSeenOK = false, false
 }
 
 // Running reports whether the node's kubelet is working.
@@ -96,7 +112,7 @@ func (k *Kubelets) Start(node string) bool {
 		return false
 	}
 	delete(k.down, node)
-	k.synced = false
+	k.synced, k.nodesSeenOK = false, false
 	n := k.c.Node(node)
 	if n == nil {
 		return true
@@ -121,7 +137,14 @@ func (k *Kubelets) Start(node string) bool {
 		cond.Status, cond.Reason, cond.Message, cond.LastHeartbeatTime = w[0], w[1], w[2], now
 	}
 	_ = k.c.UpdateNode(n)
-	k.c.Record("Node", &n.ObjectMeta, "", api.EventTypeNormal, "NodeReady", fmt.Sprintf("Node %s status is now: NodeReady", node), cluster.ComponentKubelet, node)
+	// A restarted kubelet announces itself as at registration
+	// (Kubelet.Run, initialNode / setNodeStatus), then reports the
+	// condition change (setters.ReadyCondition).
+	// (A kubelet that never announced itself does so on the next Sync.)
+	if a := k.agent(n); a.started {
+		k.recordStartup(n)
+		k.recordNodeStatusEvent(n, "NodeReady")
+	}
 	k.c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "syncNodeStatus", Object: "Node/" + node, Node: node,
 		Action: "ready", Reason: "the kubelet is back and posts Ready=True"})
 	return true
@@ -235,16 +258,118 @@ func (k *Kubelets) Sync() {
 		return
 	}
 	k.synced, k.lastRV, k.lastNow = true, c.ResourceVersion(), c.Now()
+	k.syncNodes()
 	for _, name := range c.PodNodeNames() {
 		n := c.Node(name)
 		if n == nil || !k.Running(name) {
 			continue
 		}
-		for _, p := range c.PodsOnNode(name) {
+		for _, p := range podsInAdmissionOrder(c.PodsOnNode(name)) {
 			k.syncPod(n, p)
 		}
 	}
 	k.forget()
+}
+
+// nodeAgent is what one kubelet remembers of its node.
+type nodeAgent struct {
+	uid string
+	// started: the startup events were recorded; ready: NodeReady too.
+	started, ready bool
+	// lastUnschedulable mirrors Kubelet.lastNodeUnschedulable.
+	lastUnschedulable bool
+}
+
+// nodeRef is the reference the kubelet's events carry: Kind Node, and the
+// node's name as UID (kubelet.go: nodeRef := &v1.ObjectReference{Kind:
+// "Node", Name: nodeName, UID: types.UID(nodeName)}), which is why
+// `kubectl describe node` searches events under both the name and the UID.
+func nodeRef(n *api.Node) *api.ObjectMeta {
+	return &api.ObjectMeta{Name: n.Name, UID: n.Name}
+}
+
+// recordNodeStatusEvent mirrors Kubelet.recordNodeStatusEvent: Normal
+// <event> "Node <name> status is now: <event>".
+func (k *Kubelets) recordNodeStatusEvent(n *api.Node, event string) {
+	k.c.RecordNodeEvent(nodeRef(n), api.EventTypeNormal, event, fmt.Sprintf("Node %s status is now: %s", n.Name, event), cluster.ComponentKubelet, n.Name)
+}
+
+// recordStartup records what a starting kubelet reports about its node:
+// Starting "Starting kubelet." (Kubelet.Run / BirthCry), the condition
+// events the node status setters emit on their first report
+// (setters.MemoryPressureCondition, DiskPressureCondition,
+// PIDPressureCondition: NodeHasSufficientMemory, NodeHasNoDiskPressure,
+// NodeHasSufficientPID) and NodeAllocatableEnforced "Updated Node
+// Allocatable limit across pods" (the container manager's node allocatable
+// enforcement).
+func (k *Kubelets) recordStartup(n *api.Node) {
+	k.c.RecordNodeEvent(nodeRef(n), api.EventTypeNormal, "Starting", "Starting kubelet.", cluster.ComponentKubelet, n.Name)
+	for _, ev := range [][2]string{{api.NodeMemoryPressure, "NodeHasSufficientMemory"}, {api.NodeDiskPressure, "NodeHasNoDiskPressure"}, {api.NodePIDPressure, "NodeHasSufficientPID"}} {
+		if c := n.Condition(ev[0]); c == nil || c.Status != api.ConditionTrue {
+			k.recordNodeStatusEvent(n, ev[1])
+		}
+	}
+	k.c.RecordNodeEvent(nodeRef(n), api.EventTypeNormal, "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods", cluster.ComponentKubelet, n.Name)
+}
+
+// agent returns the kubelet's memory of node n, starting afresh when the
+// node object was replaced (a new UID).
+func (k *Kubelets) agent(n *api.Node) *nodeAgent {
+	a := k.agents[n.Name]
+	if a == nil || a.uid != n.UID {
+		a = &nodeAgent{uid: n.UID}
+		k.agents[n.Name] = a
+	}
+	return a
+}
+
+// syncNodes records the node events of every working kubelet: the startup
+// events once per node, NodeReady once the node controller has registered
+// the node (so describe node lists them in a real cluster's order:
+// Starting, NodeHas..., NodeAllocatableEnforced, RegisteredNode,
+// NodeReady), and NodeNotSchedulable / NodeSchedulable when
+// spec.unschedulable changes (Kubelet.recordNodeSchedulableEvent, whose
+// memory starts at false, so a schedulable node records nothing). The scan
+// over the nodes runs only when nodes (or bound pods) changed since the
+// last one (PlacementVersion), so a pass stays linear and idle passes cost
+// nothing here.
+func (k *Kubelets) syncNodes() {
+	for _, name := range k.awaitReady {
+		n := k.c.Node(name)
+		a := k.agents[name]
+		if n == nil || a == nil || a.uid != n.UID || a.ready || !k.Running(name) {
+			continue
+		}
+		a.ready = true
+		if c := n.Condition(api.NodeReady); c != nil && c.Status == api.ConditionTrue {
+			k.recordNodeStatusEvent(n, "NodeReady")
+		}
+	}
+	k.awaitReady = k.awaitReady[:0]
+	if v := k.c.PlacementVersion(); v != k.nodesSeen || !k.nodesSeenOK {
+		k.nodesSeen, k.nodesSeenOK = v, true
+	} else {
+		return
+	}
+	for _, n := range k.c.Nodes() {
+		if !k.Running(n.Name) {
+			continue
+		}
+		a := k.agent(n)
+		if !a.started {
+			a.started = true
+			k.recordStartup(n)
+			k.awaitRegister = append(k.awaitRegister, n.Name)
+		}
+		if a.lastUnschedulable != n.Spec.Unschedulable {
+			a.lastUnschedulable = n.Spec.Unschedulable
+			if n.Spec.Unschedulable {
+				k.recordNodeStatusEvent(n, "NodeNotSchedulable")
+			} else {
+				k.recordNodeStatusEvent(n, "NodeSchedulable")
+			}
+		}
+	}
 }
 
 // forget drops plans of pods that are gone or finished.
@@ -298,6 +423,9 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 				return
 			}
 		}
+		if !k.canAdmitPod(n, p) {
+			return
+		}
 		t = k.admit(n, p)
 	} else if t == nil {
 		if p.IsReady() {
@@ -306,6 +434,94 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 		t = k.replan(n, p)
 	}
 	k.advance(n, p, t)
+}
+
+// podsInAdmissionOrder returns pods unchanged unless some are waiting for
+// admission; then it sorts them by creationTimestamp (then name), as
+// HandlePodAdditions admits new pods oldest first (sort.Sort(sliceutils.PodsByCreationTime)).
+func podsInAdmissionOrder(pods []*api.Pod) []*api.Pod {
+	waiting := 0
+	for _, p := range pods {
+		if p.Status.StartTime == nil && p.DeletionTimestamp == nil && !p.IsTerminal() {
+			waiting++
+		}
+	}
+	if waiting == 0 || len(pods) < 2 {
+		return pods
+	}
+	sort.SliceStable(pods, func(i, j int) bool {
+		if !pods[i].CreationTimestamp.Equal(pods[j].CreationTimestamp) {
+			return pods[i].CreationTimestamp.Before(pods[j].CreationTimestamp)
+		}
+		return pods[i].Namespace+"/"+pods[i].Name < pods[j].Namespace+"/"+pods[j].Name
+	})
+	return pods
+}
+
+// Reasons the kubelet gives a pod it rejects for lack of a resource
+// (pkg/kubelet/lifecycle/predicate.go: OutOfCPU, OutOfMemory, OutOfPods;
+// any other resource gets "OutOf<name>").
+const (
+	ReasonOutOfCPU    = "OutOfcpu"
+	ReasonOutOfMemory = "OutOfmemory"
+	ReasonOutOfPods   = "OutOfpods"
+)
+
+// canAdmitPod mirrors Kubelet.canAdmitPod with the predicate admit handler
+// (predicateAdmitHandler.Admit, lifecycle.generalFilter): the pod is checked
+// against the node as the scheduler would (scheduler.AdmissionCheck:
+// resources against allocatable minus the requests of the pods already
+// admitted here, node affinity, host ports), then for untolerated NoExecute
+// taints. A pod the scheduler placed passes; one bound by spec.nodeName in
+// its manifest or DaemonSet template may not. On failure the first reason
+// wins and the pod is rejected (Kubelet.rejectPod): a Warning event with the
+// reason, and status phase Failed, reason OutOfcpu / OutOfmemory /
+// OutOfpods or the predicate name (NodeAffinity, NodePorts,
+// TaintToleration), message "Pod was rejected: <message>".
+func (k *Kubelets) canAdmitPod(n *api.Node, p *api.Pod) bool {
+	var others []*api.Pod
+	for _, q := range k.c.PodsOnNode(n.Name) {
+		if q != p && q.Status.StartTime != nil && !q.IsTerminal() {
+			others = append(others, q)
+		}
+	}
+	var reason, msg string
+	results := scheduler.AdmissionCheck(p, n, others)
+	if len(results) > 0 {
+		r := results[0]
+		if ir := r.InsufficientResource; ir != nil {
+			switch ir.ResourceName {
+			case api.ResourceCPU:
+				reason = ReasonOutOfCPU
+			case api.ResourceMemory:
+				reason = ReasonOutOfMemory
+			case api.ResourcePods:
+				reason = ReasonOutOfPods
+			default:
+				reason = "OutOf" + ir.ResourceName
+			}
+			// InsufficientResourceError.Error
+			msg = fmt.Sprintf("Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d", ir.ResourceName, ir.Requested, ir.Used, ir.Capacity)
+		} else {
+			// PredicateFailureError.Error
+			reason, msg = r.Name, fmt.Sprintf("Predicate %s failed: %s", r.Name, r.Reason)
+		}
+	} else if _, bad := api.FindMatchingUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, func(t *api.Taint) bool { return t.Effect == api.TaintEffectNoExecute }); bad {
+		// generalFilter: the kubelet only cares about NoExecute taints.
+		reason, msg = scheduler.PluginTaintToleration, fmt.Sprintf("Predicate %s failed: %s", scheduler.PluginTaintToleration, scheduler.ErrReasonUntoleratedTaint)
+	} else {
+		return true
+	}
+	k.event(p, n, "", api.EventTypeWarning, reason, msg)
+	p.Status.Phase = api.PodFailed
+	p.Status.Reason = reason
+	p.Status.Message = "Pod was rejected: " + msg
+	if p.Status.QOSClass == "" {
+		p.Status.QOSClass = api.GetPodQOS(&p.Spec)
+	}
+	_ = k.c.UpdatePod(p)
+	k.decide(p, "canAdmitPod", "reject", fmt.Sprintf("the kubelet on %s rejected the pod at admission (%s): %s", n.Name, reason, msg))
+	return false
 }
 
 // admit mirrors HandlePodAdditions + the first SyncPod: the pod is
@@ -447,10 +663,17 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 	}
 }
 
-// syncTerminatingPod mirrors the kubelet's graceful termination: Killing
-// events for started containers and readiness dropped at once, then the pod
+// syncTerminatingPod mirrors the kubelet's graceful termination
+// (podWorkers.UpdatePod with a deletion, SyncTerminatingPod, then
+// SyncTerminatedPod): Killing events for started containers, then the pod
 // object is removed when its containers have stopped (1-2 s, at most the
-// grace period). Pods with finalizers stay until the finalizers are gone.
+// grace period). While the containers are being stopped they keep their
+// status: the kubelet reports container readiness from the prober
+// (generateAPIPodStatus / statusManager.SetContainerReadiness), which goes
+// on probing during termination, so a terminating pod stays Ready — kubectl
+// shows READY 1/1, STATUS Terminating, and EndpointSlices count it
+// "serving". Readiness drops only once the containers have stopped
+// (visible only when finalizers keep the pod object).
 func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 	now := k.c.Now()
 	at, ok := k.stopping[p.UID]
@@ -470,6 +693,14 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 				k.event(p, n, fmt.Sprintf("spec.containers{%s}", cs.Name), api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", cs.Name))
 			}
 		}
+		k.c.WakeAt(at)
+	}
+	if at.After(now) {
+		return
+	}
+	if len(p.Finalizers) > 0 {
+		// The containers have stopped but finalizers keep the object:
+		// readiness is gone (SyncTerminatedPod's final status).
 		if p.IsReady() {
 			setPodCondition(p, api.PodReady, api.ConditionFalse, "", "", now)
 			setPodCondition(p, api.ContainersReady, api.ConditionFalse, "", "", now)
@@ -478,9 +709,6 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 			}
 			_ = k.c.UpdatePod(p)
 		}
-		k.c.WakeAt(at)
-	}
-	if at.After(now) || len(p.Finalizers) > 0 {
 		return
 	}
 	delete(k.stopping, p.UID)
@@ -514,7 +742,12 @@ func internalIP(n *api.Node) string {
 }
 
 // allocateIP returns the pod's IP: the host IP for hostNetwork pods, else
-// the lowest free address of the node's podCIDR from .2 up.
+// an address of the node's podCIDR handed out as the host-local IPAM plugin
+// does (plugins/ipam/host-local, RangeIter: start after the last reserved
+// IP of the range, wrap around to the first usable one .2, skip addresses
+// in use). A pod recreated on the same node therefore gets a new address
+// (.2, .3, .4 ...) rather than the one just freed. The last reserved
+// address lives in the kubelet (host-local keeps it on the node's disk).
 func (k *Kubelets) allocateIP(n *api.Node, p *api.Pod) string {
 	if p.Spec.HostNetwork {
 		return internalIP(n)
@@ -523,19 +756,43 @@ func (k *Kubelets) allocateIP(n *api.Node, p *api.Pod) string {
 	if err != nil {
 		return ""
 	}
-	used := map[string]bool{}
+	prefix = prefix.Masked()
+	used := map[netip.Addr]bool{}
 	for _, q := range k.c.PodsOnNode(n.Name) {
 		if q.Status.PodIP != "" && !q.Spec.HostNetwork {
-			used[q.Status.PodIP] = true
+			if a, err := netip.ParseAddr(q.Status.PodIP); err == nil {
+				used[a] = true
+			}
 		}
 	}
-	a := prefix.Masked().Addr().Next()
-	for a = a.Next(); prefix.Contains(a); a = a.Next() {
-		if !used[a.String()] {
+	first := prefix.Addr().Next().Next() // .0 is the network, .1 the bridge gateway
+	// The range ends before the broadcast address (IPv4).
+	usable := func(a netip.Addr) bool {
+		if !a.IsValid() || !prefix.Contains(a) {
+			return false
+		}
+		next := a.Next()
+		return !a.Is4() || (next.IsValid() && prefix.Contains(next))
+	}
+	start := first
+	if last, ok := k.lastIP[n.Name]; ok && prefix.Contains(last) {
+		start = last.Next()
+	}
+	if !usable(start) {
+		start = first
+	}
+	for a := start; ; {
+		if !used[a] {
+			k.lastIP[n.Name] = a
 			return a.String()
 		}
+		if a = a.Next(); !usable(a) {
+			a = first
+		}
+		if a == start {
+			return "" // the range is exhausted
+		}
 	}
-	return ""
 }
 
 // PodReadyToStartContainers is the pod condition the kubelet sets once the

@@ -202,8 +202,10 @@ func TestGracefulDeletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.settle()
-	if p.IsReady() {
-		t.Error("still ready while terminating")
+	// Containers keep running, and stay ready, until they have stopped:
+	// kubectl shows READY 1/1 STATUS Terminating.
+	if !p.IsReady() || !p.Status.ContainerStatuses[0].Ready || p.Status.ContainerStatuses[0].State.Running == nil {
+		t.Error("not ready while its containers are still stopping")
 	}
 	evs := events(w.c, p)
 	if last := evs[len(evs)-1]; !strings.HasSuffix(last, "Killing spec.containers{app}: Stopping container app") {
@@ -216,6 +218,9 @@ func TestGracefulDeletion(t *testing.T) {
 	w.advance(d - step)
 	if w.c.Pod("default", "a") == nil {
 		t.Fatal("removed early")
+	}
+	if !p.IsReady() {
+		t.Error("readiness dropped before the containers stopped")
 	}
 	w.advance(step)
 	if w.c.Pod("default", "a") != nil {
@@ -232,6 +237,9 @@ func TestGracefulDeletion(t *testing.T) {
 	w.advance(time.Minute)
 	if w.c.Pod("default", "b") == nil || q.DeletionTimestamp == nil {
 		t.Error("pod with a finalizer removed")
+	}
+	if q.IsReady() {
+		t.Error("a pod kept by a finalizer is still ready after its containers stopped")
 	}
 	// an unbound pod is removed at once by the API
 	w.pod("c", "", nil)
@@ -394,12 +402,44 @@ func TestGetMinTolerationTime(t *testing.T) {
 
 func TestPodGCAndGarbageCollector(t *testing.T) {
 	w := newWorld(t, "node-0", "node-1")
-	w.pod("on-gone-node", "node-1", nil)
+	gone := w.pod("on-gone-node", "node-1", nil)
 	w.advance(5 * time.Second)
 	_ = w.c.DeleteNode("node-1")
 	w.settle()
+	// gcOrphaned quarantine: the pod stays, Running as last reported, for 40s.
+	w.advance(PodGCQuarantine - step)
+	if w.c.Pod("default", "on-gone-node") == nil || gone.Status.Phase != api.PodRunning {
+		t.Fatal("pod on a deleted node collected before the 40s quarantine")
+	}
+	w.advance(step)
 	if w.c.Pod("default", "on-gone-node") != nil {
-		t.Error("pod on a deleted node not collected")
+		t.Error("pod on a deleted node not collected after the quarantine")
+	}
+	if c := gone.Condition(DisruptionTarget); gone.Status.Phase != api.PodFailed || c == nil || c.Reason != "DeletionByPodGC" || c.Message != "PodGC: node no longer exists" {
+		t.Errorf("collected pod status %+v", gone.Status)
+	}
+	var why []string
+	for _, d := range w.c.Decisions(0) {
+		if d.Func == "gcOrphaned" {
+			why = append(why, d.Action+" "+d.Object+": "+d.Reason)
+		}
+	}
+	wantWhy := []string{
+		"quarantine Node/node-1: node node-1 no longer exists but 1 pod(s) are still bound to it: they are kept for the 40s quarantine (the node may come back) and deleted after",
+		"delete Pod/default/on-gone-node: the pod is bound to node node-1, which has been gone for 40s (quarantine 40s): marked Failed (DeletionByPodGC) and force-deleted",
+	}
+	if strings.Join(why, "\n") != strings.Join(wantWhy, "\n") {
+		t.Errorf("decisions:\n%s", strings.Join(why, "\n"))
+	}
+	// A node that comes back within the quarantine keeps its pods.
+	w.pod("back", "node-0", nil)
+	w.advance(5 * time.Second)
+	_ = w.c.DeleteNode("node-0")
+	w.advance(10 * time.Second)
+	_ = w.c.CreateNode(w.c.NewNode("node-0", 0, cluster.NodeOptions{}))
+	w.advance(time.Minute)
+	if w.c.Pod("default", "back") == nil {
+		t.Error("pod collected although its node came back within the quarantine")
 	}
 
 	ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "ds", Namespace: "default"}}
@@ -447,5 +487,199 @@ func TestPodGCAndGarbageCollector(t *testing.T) {
 	w.advance(5 * time.Second)
 	if w.c.DaemonSet("default", "ds3") != nil || w.c.Pod("default", "fg") != nil {
 		t.Error("foreground deletion did not finish")
+	}
+}
+
+// TestAllocateIPRotates checks host-local's rotation: the next address after
+// the last one handed out, wrapping to .2, skipping addresses in use.
+func TestAllocateIPRotates(t *testing.T) {
+	w := newWorld(t, "node-0")
+	n := w.c.Node("node-0")
+	n.Spec.PodCIDR = "10.244.9.0/29" // usable .2 - .6 (.7 is the broadcast)
+	_ = w.c.UpdateNode(n)
+	var got []string
+	for i := 0; i < 7; i++ {
+		p := w.pod(fmt.Sprintf("p%d", i), "node-0", nil)
+		w.advance(10 * time.Second)
+		got = append(got, p.Status.PodIP)
+		if i == 1 || i == 4 {
+			// free an address behind the cursor: it is reused only after the wrap
+			if err := w.c.RemovePod("default", fmt.Sprintf("p%d", i-1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// p0 .2, p1 .3 (p0 freed), p2 .4, p3 .5, p4 .6 (p3 freed), p5 wraps to .2,
+	// p6 skips .3 and .4 (in use) and takes .5.
+	want := "10.244.9.2 10.244.9.3 10.244.9.4 10.244.9.5 10.244.9.6 10.244.9.2 10.244.9.5"
+	if strings.Join(got, " ") != want {
+		t.Errorf("IPs %v\nwant %s", got, want)
+	}
+	// A pod recreated on the node gets a new address, not the freed one.
+	for _, name := range []string{"p4", "p6"} {
+		if err := w.c.RemovePod("default", name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := w.pod("p6", "node-0", nil)
+	w.advance(10 * time.Second)
+	if p.Status.PodIP != "10.244.9.6" {
+		t.Errorf("recreated pod IP %s, want 10.244.9.6 (the next after its old .5)", p.Status.PodIP)
+	}
+}
+
+// TestKubeletAdmission checks predicateAdmitHandler.Admit for pods bound by
+// spec.nodeName (never seen by the scheduler): each case creates the
+// pods in order on a small node; the last one is judged.
+func TestKubeletAdmission(t *testing.T) {
+	res := func(cpu, mem string) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			r := api.ResourceList{}
+			if cpu != "" {
+				r[api.ResourceCPU] = api.MustParseQuantity(cpu)
+			}
+			if mem != "" {
+				r[api.ResourceMemory] = api.MustParseQuantity(mem)
+			}
+			p.Spec.Containers[0].Resources.Requests = r
+		}
+	}
+	port := func(n int32) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: n}}
+		}
+	}
+	tests := []struct {
+		name          string
+		first         []func(p *api.Pod) // pods admitted before, in order
+		last          func(p *api.Pod)
+		reason, event string
+	}{
+		{name: "fits", first: []func(*api.Pod){res("500m", "50Mi")}, last: res("500m", "50Mi")},
+		{name: "memory", last: res("", "1Gi"), reason: "OutOfmemory",
+			event: "Node didn't have enough resource: memory, requested: 1073741824, used: 0, capacity: 104857600"},
+		{name: "memory used by admitted pods", first: []func(*api.Pod){res("", "60Mi")}, last: res("", "60Mi"), reason: "OutOfmemory",
+			event: "Node didn't have enough resource: memory, requested: 62914560, used: 62914560, capacity: 104857600"},
+		{name: "cpu before memory", last: res("2", "1Gi"), reason: "OutOfcpu",
+			event: "Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000"},
+		{name: "pods", first: []func(*api.Pod){nil, nil}, last: nil, reason: "OutOfpods",
+			event: "Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2"},
+		{name: "host port", first: []func(*api.Pod){port(8080)}, last: port(8080), reason: "NodePorts",
+			event: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"},
+		{name: "other host port", first: []func(*api.Pod){port(8080)}, last: port(8081)},
+		{name: "untolerated NoExecute taint", last: func(p *api.Pod) {}, reason: "TaintToleration",
+			event: "Predicate TaintToleration failed: node(s) had untolerated taint(s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := cluster.New(1)
+			n := c.NewNode("small", 0, cluster.NodeOptions{CPU: "1", Memory: "100Mi", Pods: "2"})
+			if tt.name == "untolerated NoExecute taint" {
+				n.Spec.Taints = []api.Taint{{Key: "maintenance", Effect: api.TaintEffectNoExecute}}
+			}
+			if err := c.CreateNode(n); err != nil {
+				t.Fatal(err)
+			}
+			k := New(c)
+			w := &world{t: t, c: c, k: k, nl: NewNodeLifecycle(c, k), te: NewTaintEviction(c), pg: NewPodGC(c), gc: NewGarbageCollector(c)}
+			if tt.name == "untolerated NoExecute taint" {
+				w.te = NewTaintEviction(cluster.New(2)) // keep the eviction controller out of the way
+			}
+			for i, mut := range tt.first {
+				w.pod(fmt.Sprintf("first-%d", i), "small", mut)
+				w.advance(time.Second)
+			}
+			p := w.pod("last", "small", tt.last)
+			w.advance(10 * time.Second)
+			if tt.reason == "" {
+				if p.Status.Phase != api.PodRunning {
+					t.Fatalf("phase %s reason %s: %s", p.Status.Phase, p.Status.Reason, p.Status.Message)
+				}
+				return
+			}
+			if p.Status.Phase != api.PodFailed || p.Status.Reason != tt.reason || p.Status.Message != "Pod was rejected: "+tt.event {
+				t.Errorf("status phase=%s reason=%s message=%q", p.Status.Phase, p.Status.Reason, p.Status.Message)
+			}
+			if p.Status.StartTime != nil || p.Status.PodIP != "" || len(p.Status.ContainerStatuses) != 0 {
+				t.Errorf("a rejected pod was started: %+v", p.Status)
+			}
+			if got, want := strings.Join(events(c, p), "\n"), tt.reason+" "+tt.event; !strings.HasSuffix(got, want) {
+				t.Errorf("events:\n%s\nwant the Warning %s", got, want)
+			}
+			var warn *api.Event
+			for _, e := range c.EventsFor("Pod", p.UID) {
+				if e.Reason == tt.reason {
+					warn = e
+				}
+			}
+			if warn == nil || warn.Type != api.EventTypeWarning || warn.Source.Component != cluster.ComponentKubelet || warn.Source.Host != "small" {
+				t.Errorf("rejection event %+v", warn)
+			}
+			rv := c.ResourceVersion()
+			w.advance(time.Minute)
+			if c.ResourceVersion() != rv {
+				t.Error("the kubelet writes again about a rejected pod")
+			}
+		})
+	}
+}
+
+// TestNodeEvents checks the events a real cluster shows in describe node:
+// the kubelet's startup events (involvedObject UID = the node's name), the
+// node controller's RegisteredNode (the node's real UID), NodeReady, and
+// NodeNotSchedulable / NodeSchedulable on cordon and uncordon.
+func TestNodeEvents(t *testing.T) {
+	w := newWorld(t, "node-0")
+	n := w.c.Node("node-0")
+	w.settle()
+	n.Spec.Unschedulable = true
+	_ = w.c.UpdateNode(n)
+	w.advance(time.Second)
+	n.Spec.Unschedulable = false
+	_ = w.c.UpdateNode(n)
+	w.advance(time.Second)
+	var got []string
+	for _, e := range w.c.Events() {
+		if e.InvolvedObject.Kind != "Node" {
+			continue
+		}
+		uid := "name"
+		if e.InvolvedObject.UID == n.UID {
+			uid = "uid"
+		}
+		got = append(got, fmt.Sprintf("+%s %s %s %s(%s) [%s] %s", e.FirstTimestamp.Sub(cluster.Epoch), e.Type, e.Reason, e.Source.Component, e.Source.Host, uid, e.Message))
+	}
+	want := []string{
+		"+0s Normal Starting kubelet(node-0) [name] Starting kubelet.",
+		"+0s Normal NodeHasSufficientMemory kubelet(node-0) [name] Node node-0 status is now: NodeHasSufficientMemory",
+		"+0s Normal NodeHasNoDiskPressure kubelet(node-0) [name] Node node-0 status is now: NodeHasNoDiskPressure",
+		"+0s Normal NodeHasSufficientPID kubelet(node-0) [name] Node node-0 status is now: NodeHasSufficientPID",
+		"+0s Normal NodeAllocatableEnforced kubelet(node-0) [name] Updated Node Allocatable limit across pods",
+		"+0s Normal RegisteredNode node-controller() [uid] Node node-0 event: Registered Node node-0 in Controller",
+		"+0s Normal NodeReady kubelet(node-0) [name] Node node-0 status is now: NodeReady",
+		"+0s Normal NodeNotSchedulable kubelet(node-0) [name] Node node-0 status is now: NodeNotSchedulable",
+		"+1s Normal NodeSchedulable kubelet(node-0) [name] Node node-0 status is now: NodeSchedulable",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("node events:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	rv := w.c.ResourceVersion()
+	w.advance(time.Hour - 2*time.Second)
+	if w.c.ResourceVersion() != rv {
+		t.Error("node events re-recorded while nothing changed")
+	}
+	// A node registered again under the same name (new UID) starts afresh.
+	_ = w.c.DeleteNode("node-0")
+	w.k.Forget("node-0")
+	_ = w.c.CreateNode(w.c.NewNode("node-0", 0, cluster.NodeOptions{}))
+	w.settle()
+	starts := 0
+	for _, e := range w.c.Events() {
+		if e.Reason == "Starting" && e.InvolvedObject.Name == "node-0" && e.LastTimestamp.Equal(w.c.Now()) {
+			starts++
+		}
+	}
+	if starts != 1 {
+		t.Errorf("the re-registered node recorded %d Starting events now, want 1", starts)
 	}
 }

@@ -33,10 +33,33 @@ var lifecycleTaintKeys = map[string]bool{
 
 // Sync runs monitorNodeHealth and the tainting passes over every node.
 func (nl *NodeLifecycle) Sync() {
+	nl.registerNodes()
 	for _, n := range nl.c.Nodes() {
 		nl.monitorNodeHealth(n)
 		nl.reconcileTaints(n)
 	}
+}
+
+// registerNodes mirrors the node lifecycle controller's first sight of a
+// node (monitorNodeHealth, newly added nodes): Normal RegisteredNode
+// "Node <name> event: Registered Node <name> in Controller"
+// (nodeutil.RecordNodeEvent, whose reference carries the node's real UID).
+// It handles the nodes whose kubelet has announced itself, as a real
+// kubelet starts before it registers its node; their kubelets then report
+// NodeReady.
+func (nl *NodeLifecycle) registerNodes() {
+	k := nl.k
+	for _, name := range k.awaitRegister {
+		n := nl.c.Node(name)
+		if a := k.agents[name]; n == nil || a == nil || a.uid != n.UID {
+			continue
+		}
+		nl.c.RecordNodeEvent(&n.ObjectMeta, api.EventTypeNormal, "RegisteredNode",
+			fmt.Sprintf("Node %s event: Registered Node %s in Controller", n.Name, n.Name), cluster.ComponentNodeLifecycle, "")
+		k.awaitReady = append(k.awaitReady, name)
+		k.synced = false
+	}
+	k.awaitRegister = k.awaitRegister[:0]
 }
 
 // monitorNodeHealth mirrors tryUpdateNodeHealth for a silent kubelet.

@@ -20,7 +20,11 @@ const podUpdateForbidden = "pod updates may not change fields other than `spec.c
 // the immutable DaemonSet selector and pod fields, existence for the mode);
 // on any problem the error is an *Error and the store is unchanged.
 // Skipped documents are ignored. The documents' objects are copied, never
-// stored.
+// stored. Documents are planned in order, as kubectl applies them: a
+// namespaced object is admitted (NamespaceLifecycle) when its namespace
+// exists or a Namespace document before it creates it; otherwise the error
+// is `Error from server (NotFound): error when creating "ds.yaml":
+// namespaces "logging" not found`.
 //
 // Updates follow the registry strategies: a DaemonSet template change bumps
 // metadata.generation and the deprecated.daemonset.template.generation
@@ -50,12 +54,12 @@ func ApplyTo(c *cluster.Cluster, docs []Document, mode Mode) ([]string, error) {
 		}
 	}
 	if len(diags) > 0 {
-		return nil, &Error{Diagnostics: diags}
+		return nil, newError(diags)
 	}
 	for _, w := range plans {
 		if err := w(); err != nil {
 			// cannot happen after planning; report it rather than panic
-			return lines, &Error{Diagnostics: []Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}}}
+			return lines, newError([]Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}})
 		}
 	}
 	return lines, nil
@@ -178,8 +182,99 @@ func (a *applier) plan(doc *Document) (line string, write func() error, diags []
 		return a.planPod(doc, deepCopy(o))
 	case *api.Node:
 		return a.planNode(doc, deepCopy(o))
+	case *api.Namespace:
+		return a.planNamespace(doc, deepCopy(o))
 	}
 	return "", nil, nil
+}
+
+// admit mirrors the NamespaceLifecycle admission plugin for the create of a
+// namespaced object: its namespace must exist, in the store or created by
+// an earlier document of this call (kubectl applies documents in order, so
+// an install file with its Namespace first works), and must not be
+// Terminating. resource is as in "daemonsets.apps".
+func (a *applier) admit(doc *Document, namespace, resource, name string) []Diagnostic {
+	if _, ok := a.pending["Namespace/"+namespace].(*api.Namespace); ok {
+		return nil
+	}
+	err := a.c.AdmitNamespaced(namespace, resource, name)
+	if err == nil {
+		return nil
+	}
+	se, _ := err.(*cluster.StatusError)
+	reason := "NotFound"
+	hint := fmt.Sprintf("the namespace %q does not exist: create it first (`kubectl create namespace %s`), or put a Namespace document (apiVersion: v1, kind: Namespace) before this one in the file", namespace, namespace)
+	if se != nil && se.Reason != "NotFound" {
+		reason = se.Reason
+		hint = fmt.Sprintf("the namespace %q is being deleted: wait until it is gone, then create it again", namespace)
+	}
+	pos := doc.position("metadata.namespace")
+	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "metadata.namespace", Message: err.Error(), Hint: hint,
+		kubectl: fmt.Sprintf("Error from server (%s): error when %s %q: %s", reason, a.verb(), doc.file, err.Error())}}
+}
+
+func (a *applier) planNamespace(doc *Document, ns *api.Namespace) (string, func() error, []Diagnostic) {
+	key := "Namespace/" + ns.Name
+	live, _ := a.pending[key].(*api.Namespace)
+	if live == nil {
+		live = a.c.Namespace(ns.Name)
+	}
+	res := "namespace/" + ns.Name
+	if live == nil {
+		if a.mode == ModeReplace {
+			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("namespaces %q not found", ns.Name), "replacing")
+		}
+		if a.mode == ModeApply {
+			if ns.Annotations == nil {
+				ns.Annotations = map[string]string{}
+			}
+			ns.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+		}
+		ns.Status = api.NamespaceStatus{}
+		a.pending[key] = ns
+		return res + " created", func() error { return a.c.CreateNamespace(ns) }, nil
+	}
+	if a.mode == ModeCreate {
+		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("namespaces %q already exists", ns.Name), "creating")
+	}
+	upd, unchanged := a.updateNamespace(doc, ns, live)
+	if unchanged {
+		return res + " unchanged", nil, nil
+	}
+	a.pending[key] = upd
+	verb := " configured"
+	if a.mode == ModeReplace {
+		verb = " replaced"
+	}
+	return res + verb, func() error {
+		upd, _ := a.updateNamespace(doc, ns, a.c.Namespace(ns.Name))
+		return a.c.UpdateNamespace(upd)
+	}, nil
+}
+
+// updateNamespace builds the updated namespace from live and the
+// manifest's: labels and annotations (three-way merged by apply); the
+// kubernetes.io/metadata.name label the server sets is kept.
+func (a *applier) updateNamespace(doc *Document, ns, live *api.Namespace) (*api.Namespace, bool) {
+	upd := deepCopy(live)
+	if a.mode == ModeApply {
+		prev := parseLastApplied(live.Annotations)
+		upd.Labels = mergeMap(live.Labels, ns.Labels, prev, "labels")
+		upd.Annotations = mergeMap(live.Annotations, ns.Annotations, prev, "annotations")
+		if upd.Annotations == nil {
+			upd.Annotations = map[string]string{}
+		}
+		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+	} else {
+		upd.Labels, upd.Annotations = ns.Labels, ns.Annotations
+	}
+	if upd.Labels == nil {
+		upd.Labels = map[string]string{}
+	}
+	upd.Labels["kubernetes.io/metadata.name"] = live.Name
+	upd.Extra = ns.Extra
+	unchanged := a.mode == ModeApply && semanticEqual(live.Labels, upd.Labels) && semanticEqual(live.Annotations, upd.Annotations)
+	return upd, unchanged
 }
 
 func (a *applier) planDaemonSet(doc *Document, ds *api.DaemonSet) (string, func() error, []Diagnostic) {
@@ -195,6 +290,9 @@ func (a *applier) planDaemonSet(doc *Document, ds *api.DaemonSet) (string, func(
 	if live == nil {
 		if a.mode == ModeReplace {
 			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("daemonsets.apps %q not found", ds.Name), "replacing")
+		}
+		if diags := a.admit(doc, ds.Namespace, "daemonsets.apps", ds.Name); diags != nil {
+			return "", nil, diags
 		}
 		if ds.Annotations == nil {
 			ds.Annotations = map[string]string{}
@@ -291,6 +389,9 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 	if live == nil {
 		if a.mode == ModeReplace {
 			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("pods %q not found", pod.Name), "replacing")
+		}
+		if diags := a.admit(doc, pod.Namespace, "pods", pod.Name); diags != nil {
+			return "", nil, diags
 		}
 		if a.mode == ModeApply {
 			if pod.Annotations == nil {

@@ -13,22 +13,24 @@ import (
 )
 
 // Decode reads a multi-document YAML manifest (documents separated by
-// `---`) into Documents. Simulated kinds (apps/v1 DaemonSet, v1 Node, v1 Pod)
-// are decoded field by field, defaulted as the API server would
-// (SetObjectDefaults), and validated (ValidateDaemonSet, ValidateNode,
-// ValidatePodCreate); other kinds are returned with Skipped set. Empty
-// documents are ignored. Fields the engine does not model are kept in the
-// object's Extra. On any problem the error is an *Error listing every
-// problem found, each with its line and column; no Documents are returned
-// then.
+// `---`) into Documents. Simulated kinds (apps/v1 DaemonSet, v1 Node,
+// v1 Pod, v1 Namespace) are decoded field by field, defaulted as the API
+// server would (SetObjectDefaults), and validated (ValidateDaemonSet,
+// ValidateNode, ValidatePodCreate, ValidateNamespace); other kinds are
+// returned with Skipped set. A v1 List (`kind: List` with `items:`, as
+// `kubectl get -o yaml` prints several objects) is unpacked into its
+// items, in order, as kubectl's resource builder does. Empty documents are
+// ignored. Fields the engine does not model are kept in the object's
+// Extra. On any problem the error is an *Error listing every problem
+// found, each with its line and column; no Documents are returned then.
 func Decode(filename, text string) ([]Document, error) {
 	if len(text) > MaxInputBytes {
-		return nil, &Error{Diagnostics: []Diagnostic{{
+		return nil, newError([]Diagnostic{{
 			File: filename, Line: 1, Column: 1,
 			Message: fmt.Sprintf("manifest is too large: %d bytes (the playground accepts up to %d bytes, 1 MiB)", len(text), MaxInputBytes),
-			Hint:    "paste only the DaemonSet, Node and Pod manifests you want to simulate",
+			Hint:    "paste only the DaemonSet, Node, Pod and Namespace manifests you want to simulate",
 			kubectl: fmt.Sprintf("error: %s is too large: %d bytes, at most %d bytes are accepted", filename, len(text), MaxInputBytes),
-		}}}
+		}})
 	}
 	var docs []Document
 	var diags []Diagnostic
@@ -39,15 +41,13 @@ func Decode(filename, text string) ([]Document, error) {
 				kubectl: fmt.Sprintf("error: error parsing %s: %s", filename, ch.err)})
 			continue
 		}
-		doc, ds := decodeDocument(filename, ch)
-		diags = append(diags, ds...)
-		if doc != nil {
-			docs = append(docs, *doc)
-		}
+		ds, dg := decodeDocument(filename, ch)
+		diags = append(diags, dg...)
+		docs = append(docs, ds...)
 	}
 	if len(diags) > 0 {
 		addQuoteHints(diags)
-		return nil, &Error{Diagnostics: diags}
+		return nil, newError(diags)
 	}
 	return docs, nil
 }

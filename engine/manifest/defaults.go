@@ -8,9 +8,10 @@ import (
 
 // SetDefaults fills the fields the API server defaults on create and update
 // (SetObjectDefaults_DaemonSet / _Pod / _Node from pkg/apis/apps/v1 and
-// pkg/apis/core/v1 defaults.go). obj is *api.DaemonSet, *api.Pod or
-// *api.Node; other values are ignored. Namespaced objects land in
-// "default" when metadata.namespace is empty.
+// pkg/apis/core/v1 defaults.go). obj is *api.DaemonSet, *api.Pod,
+// *api.Node or *api.Namespace; other values are ignored. Namespaced objects
+// land in "default" when metadata.namespace is empty; cluster-scoped ones
+// (Node, Namespace) lose a metadata.namespace, as the API server clears it.
 func SetDefaults(obj any) {
 	switch o := obj.(type) {
 	case *api.DaemonSet:
@@ -34,6 +35,9 @@ func SetDefaults(obj any) {
 				}
 			}
 		}
+	case *api.Namespace:
+		// cluster-scoped: the API server clears metadata.namespace (BeforeCreate)
+		o.Namespace = ""
 	case *api.Node:
 		o.Namespace = ""
 		// SetDefaults_NodeStatus: allocatable defaults to capacity.

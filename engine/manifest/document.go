@@ -22,12 +22,13 @@ var removedVersions = map[string]string{
 }
 
 // simulated maps a kind to its one served apiVersion.
-var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "v1"}
+var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "v1", "Namespace": "v1"}
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// decodeDocument decodes one `---`-separated document.
-func decodeDocument(file string, ch chunk) (doc *Document, diags []Diagnostic) {
+// decodeDocument decodes one `---`-separated document: one object, or the
+// items of a v1 List.
+func decodeDocument(file string, ch chunk) (docs []Document, diags []Diagnostic) {
 	if strings.TrimSpace(stripComments(ch.text)) == "" {
 		return nil, nil
 	}
@@ -53,6 +54,74 @@ func decodeDocument(file string, ch chunk) (doc *Document, diags []Diagnostic) {
 	}
 	if top.Kind == yaml.ScalarNode && scalarKind(top) == "null" {
 		return nil, nil
+	}
+	if items, ok := listItems(top); ok {
+		// kind: List (what `kubectl get -o yaml` prints for several
+		// objects): kubectl's resource builder flattens it into its items
+		// (FlattenListVisitor, meta.ExtractList), applied in order.
+		for _, it := range items {
+			doc, ds := decodeObject(file, ch, it)
+			diags = append(diags, ds...)
+			if doc != nil {
+				docs = append(docs, *doc)
+			}
+		}
+		return docs, diags
+	}
+	doc, ds := decodeObject(file, ch, top)
+	if doc == nil {
+		return nil, ds
+	}
+	return []Document{*doc}, ds
+}
+
+// listItems returns the items of a `kind: List` (apiVersion v1) mapping;
+// ok is false for any other document. A List whose items are not a
+// sequence of mappings is left to decodeObject, which reports the kind as
+// not simulated.
+func listItems(top *yaml.Node) (items []*yaml.Node, ok bool) {
+	if top.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	var kind, apiVersion string
+	var itemsNode *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		switch top.Content[i].Value {
+		case "kind":
+			kind = top.Content[i+1].Value
+		case "apiVersion":
+			apiVersion = top.Content[i+1].Value
+		case "items":
+			itemsNode = top.Content[i+1]
+		}
+	}
+	if kind != "List" || apiVersion != "v1" {
+		return nil, false
+	}
+	if itemsNode == nil || (itemsNode.Kind == yaml.ScalarNode && scalarKind(itemsNode) == "null") {
+		return nil, true
+	}
+	if itemsNode.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	for _, it := range itemsNode.Content {
+		if it.Kind == yaml.AliasNode {
+			it = it.Alias
+		}
+		if it == nil || it.Kind != yaml.MappingNode {
+			return nil, false
+		}
+	}
+	return itemsNode.Content, true
+}
+
+// decodeObject decodes one object's mapping (a document, or an item of a
+// List) of chunk ch.
+func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags []Diagnostic) {
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}}
+	top = d.resolve(top)
+	if top == nil {
+		return nil, d.diags
 	}
 	line, col := d.at(top)
 	d.doc.Line = line
@@ -165,6 +234,19 @@ func decodeDocument(file string, ch chunk) (doc *Document, diags []Diagnostic) {
 		})
 		pod.Extra = d.extra
 		obj, meta = pod, &pod.ObjectMeta
+	case "Namespace":
+		ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
+		d.object(top, &ns.ObjectMeta, func(k string, v *yaml.Node) bool {
+			switch k {
+			case "spec":
+				d.namespaceSpec(v, "spec", &ns.Spec)
+			default:
+				return false
+			}
+			return true
+		})
+		ns.Extra = d.extra
+		obj, meta = ns, &ns.ObjectMeta
 	case "Node":
 		node := &api.Node{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
 		d.object(top, &node.ObjectMeta, func(k string, v *yaml.Node) bool {

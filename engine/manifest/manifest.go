@@ -20,7 +20,10 @@ package manifest
 
 import (
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
 )
 
 // MaxInputBytes bounds the text Decode accepts (1 MiB): yaml.v3 is slow in
@@ -29,8 +32,8 @@ const MaxInputBytes = 1 << 20
 
 // Document is one YAML document of a manifest file.
 type Document struct {
-	// Object is *api.DaemonSet, *api.Node or *api.Pod for simulated kinds,
-	// nil for skipped kinds.
+	// Object is *api.DaemonSet, *api.Node, *api.Pod or *api.Namespace for
+	// simulated kinds, nil for skipped kinds.
 	Object any
 	// APIVersion and Kind are as written (after `---` splitting).
 	APIVersion, Kind string
@@ -90,13 +93,52 @@ type Diagnostic struct {
 	// before reaching them (a second decode error of one object, the
 	// further lines of a file whose first syntax error ends parsing).
 	silent bool
+	// seq is the diagnostic's place in kubectl's output (the API server's
+	// order of field errors), kept when Diagnostics are sorted by position.
+	seq int
 }
 
-// Error is a failed decode or apply: every problem found, in file order.
-// Error() renders the lines kubectl would print; Detailed() adds positions
-// and hints.
+// Error is a failed decode or apply: every problem found. Diagnostics are
+// sorted by file (in the order the files were given), then line, then
+// column, the order a learner reads them in; a Hint equal to the previous
+// diagnostic's is given once (empty on the repeats). Error() renders the
+// lines kubectl would print, in kubectl's own order; Detailed() adds
+// positions and hints.
 type Error struct {
 	Diagnostics []Diagnostic
+}
+
+// newError builds an Error from diagnostics in kubectl's order (the order
+// they were found): it remembers that order for Error(), sorts them by
+// position and drops repeated hints.
+func newError(diags []Diagnostic) *Error {
+	ds := append([]Diagnostic(nil), diags...)
+	fileRank := map[string]int{}
+	for i := range ds {
+		ds[i].seq = i
+		if _, ok := fileRank[ds[i].File]; !ok {
+			fileRank[ds[i].File] = len(fileRank)
+		}
+	}
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return fileRank[a.File] < fileRank[b.File]
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	prev := ""
+	for i := range ds {
+		h := ds[i].Hint
+		if i > 0 && h != "" && h == prev {
+			ds[i].Hint = ""
+		}
+		prev = h
+	}
+	return &Error{Diagnostics: ds}
 }
 
 // Error renders the diagnostics as kubectl prints them (cmdutil.checkErr):
@@ -108,10 +150,13 @@ func (e *Error) Error() string {
 	if e == nil {
 		return ""
 	}
+	// kubectl's order, not the sorted one (a group's causes are contiguous)
+	diags := append([]Diagnostic(nil), e.Diagnostics...)
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].seq < diags[j].seq })
 	var b strings.Builder
 	seen := map[string]bool{}
-	for i := 0; i < len(e.Diagnostics); i++ {
-		d := e.Diagnostics[i]
+	for i := 0; i < len(diags); i++ {
+		d := diags[i]
 		if d.silent {
 			continue
 		}
@@ -130,8 +175,8 @@ func (e *Error) Error() string {
 		j := i
 		var causes []string
 		dup := map[string]bool{}
-		for ; j < len(e.Diagnostics) && e.Diagnostics[j].group == d.group; j++ {
-			c := e.Diagnostics[j].cause()
+		for ; j < len(diags) && diags[j].group == d.group; j++ {
+			c := diags[j].cause()
 			if !dup[c] {
 				dup[c] = true
 				causes = append(causes, c)
@@ -193,4 +238,65 @@ func (e *Error) Detailed() string {
 		lines[i] = d.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// namespaced reports whether a document's kind lives in a namespace
+// (DaemonSet, Pod); skipped kinds are not known to the playground.
+func (d *Document) namespaced() bool {
+	switch d.Object.(type) {
+	case *api.DaemonSet, *api.Pod:
+		return true
+	}
+	return false
+}
+
+// NamespaceWritten reports whether the document sets metadata.namespace.
+func (d *Document) NamespaceWritten() bool {
+	ns, ok := rawField(d.raw, "metadata", "namespace")
+	return ok && ns != nil && ns != ""
+}
+
+// SetNamespace gives the namespaced documents that do not set
+// metadata.namespace the namespace ns, as kubectl's resource builder does
+// with the namespace of -n or the kubeconfig context (DefaultNamespace).
+// With enforce (an explicit -n), a document that names another namespace
+// is an error, as RequireNamespace reports it: `the namespace from the
+// provided object "logging" does not match the namespace "x". You must pass
+// '--namespace=logging' to perform this operation.`
+func SetNamespace(docs []Document, ns string, enforce bool) error {
+	for i := range docs {
+		d := &docs[i]
+		if !d.namespaced() {
+			continue
+		}
+		if d.NamespaceWritten() {
+			if enforce && d.Namespace != ns {
+				return fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", d.Namespace, ns, d.Namespace)
+			}
+			continue
+		}
+		d.Namespace = ns
+		switch o := d.Object.(type) {
+		case *api.DaemonSet:
+			o.Namespace = ns
+		case *api.Pod:
+			o.Namespace = ns
+		}
+	}
+	return nil
+}
+
+// File is the file name the document was decoded from (Decode's filename),
+// as kubectl names it in errors (`error when deleting "ds.yaml": ...`).
+func (d *Document) File() string { return d.file }
+
+// NoObjectsError is kubectl's error for a manifest that holds no object
+// at all (only comments, blank lines or `---`): `error: no objects passed
+// to apply` (verb "apply", "create" ...), from apply's and create's
+// `if len(infos) == 0` checks.
+func NoObjectsError(filename, verb string) *Error {
+	msg := "no objects passed to " + verb
+	return newError([]Diagnostic{{File: filename, Line: 1, Column: 1, Message: msg,
+		Hint:    "the text holds no manifest, only comments or blank lines: write or paste one, starting with apiVersion: and kind:",
+		kubectl: "error: " + msg}})
 }

@@ -635,3 +635,22 @@ func (d *decoder) nodeStatus(n *yaml.Node, path string, s *api.NodeStatus) {
 		}
 	}
 }
+
+// namespaceSpec decodes a Namespace's spec (finalizers; the server sets
+// them anyway).
+func (d *decoder) namespaceSpec(n *yaml.Node, path string, s *api.NamespaceSpec) {
+	const owner = "NamespaceSpec"
+	d.record(path, n)
+	kvs, _ := d.fields(n, path, "Namespace", "v1.NamespaceSpec")
+	for _, kv := range kvs {
+		k, v := kv[0].Value, kv[1]
+		p := join(path, k)
+		switch k {
+		case "finalizers":
+			s.Finalizers = d.strings(v, p, owner)
+		default:
+			d.record(p, v)
+			d.keep(path, k, v)
+		}
+	}
+}

@@ -6,9 +6,11 @@ package manifest
 // list of T, "map" for a free-form string map (labels), "resources" for a
 // ResourceList, "any" for a value kept as written, "" for a scalar.
 var schema = map[string]map[string]string{
-	"DaemonSet": {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "DaemonSetSpec", "status": "any"},
-	"Pod":       {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "PodSpec", "status": "any"},
-	"Node":      {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "NodeSpec", "status": "any"},
+	"DaemonSet":     {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "DaemonSetSpec", "status": "any"},
+	"Pod":           {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "PodSpec", "status": "any"},
+	"Node":          {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "NodeSpec", "status": "any"},
+	"Namespace":     {"apiVersion": "", "kind": "", "metadata": "ObjectMeta", "spec": "NamespaceSpec", "status": "any"},
+	"NamespaceSpec": {"finalizers": ""},
 	"ObjectMeta": {"name": "", "generateName": "", "namespace": "", "labels": "map", "annotations": "map",
 		"finalizers": "", "uid": "", "resourceVersion": "", "creationTimestamp": "", "generation": ""},
 	"DaemonSetSpec": {"selector": "LabelSelector", "template": "PodTemplateSpec", "updateStrategy": "DaemonSetUpdateStrategy",

@@ -16,6 +16,8 @@ import (
 // set, is a finer path used only to find the YAML node.
 type fieldErr struct {
 	path, body, pos string
+	// hint, when set, replaces validationHint's for this error.
+	hint string
 }
 
 type errList []fieldErr
@@ -82,6 +84,13 @@ func (l *errList) duplicate(path string, v any, detail string) {
 
 func (l *errList) notFound(path string, v any) {
 	*l = append(*l, fieldErr{path: path, body: "Not found: " + renderValue(v)})
+}
+
+// withHint sets the learner's hint of the last error.
+func (l *errList) withHint(h string) {
+	if len(*l) > 0 {
+		(*l)[len(*l)-1].hint = h
+	}
 }
 
 // at sets the position path of the last error.
@@ -584,6 +593,11 @@ func (l *errList) validateTaintEffect(effect, path string) {
 
 // ---- objects ----
 
+// missingSelectorHint is the hint for a DaemonSet without spec.selector
+// (an extensions/v1beta1 manifest defaulted it from the template labels;
+// apps/v1 requires it).
+const missingSelectorHint = "spec.selector is missing (apps/v1 requires it): add spec.selector.matchLabels with the same labels as spec.template.metadata.labels"
+
 // validateDaemonSet mirrors apps validation ValidateDaemonSet (object meta,
 // then ValidateDaemonSetSpec) and returns the field errors as kubectl would
 // print them after `The DaemonSet "x" is invalid: `.
@@ -598,6 +612,12 @@ func validateDaemonSet(ds *api.DaemonSet) errList {
 			labels = map[string]string{}
 		}
 		l.invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`")
+		if spec.Selector == nil {
+			// ValidateDaemonSetSpec has no Required error for a missing
+			// selector: a nil selector matches nothing, so this mismatch
+			// is all the API server reports.
+			l.withHint(missingSelectorHint)
+		}
 	}
 	if spec.Selector != nil && len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
 		l.invalid("spec.selector", map[string]any{}, "empty selector is invalid for daemonset")
@@ -756,6 +776,22 @@ func validateNode(n *api.Node) errList {
 	return l
 }
 
+// validateNamespace mirrors ValidateNamespace: the name is a DNS-1123
+// label (ValidateNamespaceName), labels and annotations as everywhere.
+func validateNamespace(ns *api.Namespace) errList {
+	var l errList
+	if ns.Name == "" {
+		l.required("metadata.name", "name or generateName is required")
+	} else {
+		for _, msg := range isDNS1123Label(ns.Name) {
+			l.invalid("metadata.name", ns.Name, msg)
+		}
+	}
+	l.validateLabels(ns.Labels, "metadata.labels")
+	l.validateAnnotations(ns.Annotations, "metadata.annotations")
+	return l
+}
+
 // validate runs the kind's validation on a decoded, defaulted document and
 // returns its diagnostics (empty when valid).
 func (doc *Document) validate() []Diagnostic {
@@ -768,6 +804,8 @@ func (doc *Document) validate() []Diagnostic {
 		l, kind, name = validatePod(o), "Pod", o.Name
 	case *api.Node:
 		l, kind, name = validateNode(o), "Node", o.Name
+	case *api.Namespace:
+		l, kind, name = validateNamespace(o), "Namespace", o.Name
 	default:
 		return nil
 	}
@@ -787,8 +825,12 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 			p = e.path
 		}
 		pos := doc.position(p)
+		hint := e.hint
+		if hint == "" {
+			hint = validationHint(e)
+		}
 		out = append(out, Diagnostic{File: doc.file, Line: pos.line, Column: pos.col, Field: e.path,
-			Message: e.body, Hint: validationHint(e), group: group})
+			Message: e.body, Hint: hint, group: group})
 	}
 	return out
 }
@@ -819,6 +861,8 @@ func validationHint(e fieldErr) string {
 		return "give spec.selector.matchLabels the labels of the pod template"
 	case strings.HasSuffix(e.path, "containers") && strings.HasPrefix(e.body, "Required value"):
 		return "a pod needs at least one container: `containers:` then `- name: ...` and `image: ...`"
+	case e.path == "metadata.name" && strings.Contains(e.body, "RFC 1123 label"):
+		return "a namespace name uses lower-case letters, digits and '-' only, and starts and ends with a letter or digit (no '.')"
 	case strings.HasSuffix(e.path, "metadata.name") && strings.Contains(e.body, "RFC 1123"):
 		return "names use lower-case letters, digits, '-' and '.', and start and end with a letter or digit"
 	case strings.HasSuffix(e.path, ".name") && strings.Contains(e.body, "RFC 1123 label"):

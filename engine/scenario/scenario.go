@@ -328,8 +328,10 @@ func (sc *Scenario) Run(w io.Writer) *Result {
 		switch st.verb {
 		case "kubectl":
 			last = sim.Run("kubectl " + st.args[0])
-			io.WriteString(w, last.Stdout)
-			io.WriteString(w, last.Stderr)
+			// stdout and stderr interleaved, as a terminal shows them
+			for _, c := range last.Chunks {
+				io.WriteString(w, c.Text)
+			}
 			if st.negate && last.ExitCode == 0 {
 				fail(st, "command succeeded but should have failed")
 			} else if !st.negate && last.ExitCode != 0 {

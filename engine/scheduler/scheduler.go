@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
@@ -42,7 +43,15 @@ type Scheduler struct {
 type attempt struct {
 	version int64
 	message string
+	// at is the virtual time of the attempt.
+	at time.Time
 }
+
+// PodMaxInUnschedulablePodsDuration is how long an unschedulable pod waits
+// before it is retried even though nothing changed in the cluster
+// (scheduling_queue.go podMaxInUnschedulablePodsDuration, 5 minutes: the
+// queue's flushUnschedulablePodsLeftover moves it back to the active queue).
+const PodMaxInUnschedulablePodsDuration = 5 * time.Minute
 
 // New returns a scheduler working on c.
 func New(c *cluster.Cluster) *Scheduler { return &Scheduler{c: c, attempts: map[string]attempt{}} }
@@ -143,10 +152,14 @@ func podHostPorts(spec *api.PodSpec) []hostPort {
 // Schedule runs one scheduling cycle for every pending pod (unbound, not
 // terminating, not terminal, handled by default-scheduler), highest
 // priority first, then oldest, then by name. A pod that failed before is
-// retried only when nodes or bound pods changed since (PlacementVersion), so
-// the simulation reaches a fixed point.
+// retried when nodes or bound pods changed since (PlacementVersion, the
+// stand-in for the queue's cluster-event requeueing), or when it has waited
+// PodMaxInUnschedulablePodsDuration since its last attempt
+// (flushUnschedulablePodsLeftover) — never twice at one instant for time
+// alone, so the simulation reaches a fixed point.
 func (s *Scheduler) Schedule() {
 	c := s.c
+	now := c.Now()
 	var pending []*api.Pod
 	for _, p := range c.PodsOnNode("") {
 		if p.DeletionTimestamp != nil || p.IsTerminal() {
@@ -155,7 +168,7 @@ func (s *Scheduler) Schedule() {
 		if p.Spec.SchedulerName != "" && p.Spec.SchedulerName != api.DefaultSchedulerName {
 			continue
 		}
-		if a, ok := s.attempts[p.UID]; ok && a.version == c.PlacementVersion() {
+		if a, ok := s.attempts[p.UID]; ok && a.version == c.PlacementVersion() && now.Before(a.at.Add(PodMaxInUnschedulablePodsDuration)) {
 			continue
 		}
 		pending = append(pending, p)
@@ -431,33 +444,50 @@ func histogram(h map[string]int) string {
 func podObject(p *api.Pod) string { return "Pod/" + p.Namespace + "/" + p.Name }
 
 // recordFailure mirrors handleSchedulingFailure: PodScheduled=False reason
-// Unschedulable with the message, and the FailedScheduling event. Both are
-// written only when the message changed since the last attempt.
+// Unschedulable with the message, and the FailedScheduling event. The
+// condition is written only when it changes (updatePod skips an unchanged
+// condition). The event is recorded when the message changed, and again on
+// every periodic retry (PodMaxInUnschedulablePodsDuration after the last
+// attempt): the recorder folds identical events into one whose count
+// grows, which `kubectl describe pod` shows as "(x3 over 10m)". Retries
+// prompted by cluster changes that end with the same message record nothing
+// new (the simulation's placement version moves far more often than the
+// queueing hints of a real scheduler would requeue the pod). The retry is
+// queued with WakeAt.
 func (s *Scheduler) recordFailure(p *api.Pod, msg string) {
 	c := s.c
+	now := c.Now()
 	prev, seen := s.attempts[p.UID]
-	s.attempts[p.UID] = attempt{version: c.PlacementVersion(), message: msg}
+	periodic := seen && !now.Before(prev.at.Add(PodMaxInUnschedulablePodsDuration))
+	s.attempts[p.UID] = attempt{version: c.PlacementVersion(), message: msg, at: now}
+	c.WakeAt(now.Add(PodMaxInUnschedulablePodsDuration))
 	cond := p.Condition(api.PodScheduled)
-	if seen && prev.message == msg && cond != nil && cond.Status == api.ConditionFalse && cond.Message == msg {
+	same := seen && prev.message == msg && cond != nil && cond.Status == api.ConditionFalse && cond.Message == msg
+	if same && !periodic {
 		return
 	}
-	now := c.Now()
-	if cond == nil {
-		p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodScheduled})
-		cond = &p.Status.Conditions[len(p.Status.Conditions)-1]
+	if !same {
+		if cond == nil {
+			p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodScheduled})
+			cond = &p.Status.Conditions[len(p.Status.Conditions)-1]
+		}
+		if cond.Status != api.ConditionFalse {
+			cond.LastTransitionTime = now
+		}
+		cond.Status, cond.Reason, cond.Message = api.ConditionFalse, "Unschedulable", msg
+		cond.LastProbeTime = now
+		_ = c.UpdatePod(p)
 	}
-	if cond.Status != api.ConditionFalse {
-		cond.LastTransitionTime = now
-	}
-	cond.Status, cond.Reason, cond.Message = api.ConditionFalse, "Unschedulable", msg
-	cond.LastProbeTime = now
-	_ = c.UpdatePod(p)
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeWarning, "FailedScheduling", msg, cluster.ComponentScheduler, "")
+	reason := msg
+	if same {
+		reason = fmt.Sprintf("retried after %s in the unschedulable queue (podMaxInUnschedulablePodsDuration), still: %s", PodMaxInUnschedulablePodsDuration, msg)
+	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentScheduler, Func: "schedulingCycle", Object: podObject(p),
-		Node: targetNode(p), Action: "unschedulable", Reason: msg})
+		Node: targetNode(p), Action: "unschedulable", Reason: reason})
 	// The update above changed the placement version only if the pod was
 	// bound; remember the version after our own write.
-	s.attempts[p.UID] = attempt{version: c.PlacementVersion(), message: msg}
+	s.attempts[p.UID] = attempt{version: c.PlacementVersion(), message: msg, at: now}
 }
 
 func targetNode(p *api.Pod) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
@@ -238,4 +239,58 @@ func TestPodRequests(t *testing.T) {
 	if cpu != 300 || mem != q("1Gi").Milli {
 		t.Errorf("cpu=%d mem=%d", cpu, mem)
 	}
+}
+
+// TestUnschedulableRetriedEveryFiveMinutes: with nothing changing, a pod that
+// does not fit is retried PodMaxInUnschedulablePodsDuration after each
+// attempt (flushUnschedulablePodsLeftover); each retry bumps the one
+// FailedScheduling event's count, and nothing is written between retries
+// or twice at one instant.
+func TestUnschedulableRetriedEveryFiveMinutes(t *testing.T) {
+	c := newCluster(t, "a")
+	p := addPod(t, c, "big", requests("4", ""))
+	s := New(c)
+	settle := func() {
+		for i := 0; i < 10; i++ {
+			rv := c.ResourceVersion()
+			s.Schedule()
+			if c.ResourceVersion() == rv {
+				return
+			}
+		}
+		t.Fatal("no fixed point")
+	}
+	settle()
+	var wakes []string
+	end := cluster.Epoch.Add(12 * time.Minute)
+	for {
+		at, ok := c.NextWakeup(end)
+		if !ok {
+			break
+		}
+		c.SetNow(at)
+		rv := c.ResourceVersion()
+		settle()
+		if c.ResourceVersion() != rv {
+			wakes = append(wakes, at.Sub(cluster.Epoch).String())
+		}
+	}
+	eq := func(what string, got, want any) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	eq("retries that wrote", strings.Join(wakes, " "), "5m0s 10m0s")
+	evs := c.EventsFor("Pod", p.UID)
+	if len(evs) != 1 {
+		t.Fatalf("events %+v", evs)
+	}
+	e := evs[0]
+	eq("FailedScheduling count", e.Count, 3)
+	eq("first seen", e.FirstTimestamp.Sub(cluster.Epoch), 0*time.Minute)
+	eq("last seen", e.LastTimestamp.Sub(cluster.Epoch), 10*time.Minute)
+	eq("message", e.Message, "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
+	// The condition is written once: its lastProbeTime stays at the first attempt.
+	eq("PodScheduled lastProbeTime", p.Condition(api.PodScheduled).LastProbeTime.Sub(cluster.Epoch), time.Duration(0))
 }

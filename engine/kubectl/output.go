@@ -1,0 +1,52 @@
+package kubectl
+
+// Chunk is a piece of a command's output in the order it was written:
+// kubectl writes to stdout and stderr as it goes (a warning, then a result
+// line, then another warning), and a terminal shows them interleaved.
+// Adjacent writes to the same stream are merged into one chunk.
+type Chunk struct {
+	// Stderr is true for text written to standard error.
+	Stderr bool
+	// Text is the text written, usually whole lines ending in "\n".
+	Text string
+}
+
+// stream is one of a command's output streams (stdout or stderr). It keeps
+// the stream's own text and appends every write to the invocation's shared,
+// ordered chunk list, like a terminal that shows both streams.
+type stream struct {
+	stderr bool
+	chunks *[]Chunk
+	text   []byte
+}
+
+// WriteString appends s to the stream and to the ordered chunks.
+func (s *stream) WriteString(t string) (int, error) {
+	if t == "" {
+		return 0, nil
+	}
+	s.text = append(s.text, t...)
+	if s.chunks != nil {
+		appendChunk(s.chunks, s.stderr, t)
+	}
+	return len(t), nil
+}
+
+// Write implements io.Writer (for fmt.Fprintf).
+func (s *stream) Write(p []byte) (int, error) { return s.WriteString(string(p)) }
+
+// String returns everything written to this stream.
+func (s *stream) String() string { return string(s.text) }
+
+// appendChunk adds text to the ordered chunk list, merging it into the last
+// chunk when that one is of the same stream.
+func appendChunk(chunks *[]Chunk, stderr bool, text string) {
+	if text == "" {
+		return
+	}
+	if n := len(*chunks); n > 0 && (*chunks)[n-1].Stderr == stderr {
+		(*chunks)[n-1].Text += text
+		return
+	}
+	*chunks = append(*chunks, Chunk{Stderr: stderr, Text: text})
+}

@@ -1,0 +1,71 @@
+package scheduler
+
+import (
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Filter plugin names, as the kubelet reports them in a rejected pod's
+// status.reason (PredicateFailureError.PredicateName).
+const (
+	PluginNodeAffinity    = "NodeAffinity"
+	PluginNodePorts       = "NodePorts"
+	PluginTaintToleration = "TaintToleration"
+)
+
+// InsufficientResource mirrors noderesources.InsufficientResource: the
+// resource ("cpu", "memory", "pods") and the amounts in its API unit
+// (cpu in millicores, memory in bytes, pods in pods).
+type InsufficientResource struct {
+	ResourceName              string
+	Requested, Used, Capacity int64
+}
+
+// AdmissionResult mirrors scheduler.AdmissionResult: either an insufficient
+// resource, or a failing plugin Name with its Reason.
+type AdmissionResult struct {
+	InsufficientResource *InsufficientResource
+	Name, Reason         string
+}
+
+// AdmissionCheck mirrors scheduler.AdmissionCheck (pkg/scheduler/schedule_one.go)
+// with includeAllFailures = true, as the kubelet calls it
+// (lifecycle.generalFilter): noderesources.Fits (pods, then cpu, then
+// memory, against allocatable minus the requests of others), the required
+// node affinity, and NodePorts (host ports of others). others are the pods
+// already admitted on node n. The result is empty when the pod fits.
+func AdmissionCheck(p *api.Pod, n *api.Node, others []*api.Pod) []AdmissionResult {
+	ni := &nodeInfo{node: n, ports: map[hostPort]bool{}}
+	for _, q := range others {
+		ni.add(q)
+	}
+	var out []AdmissionResult
+	// noderesources.Fits
+	alloc := n.Status.Allocatable
+	if q, ok := alloc[api.ResourcePods]; ok && ni.pods+1 > q.Value() {
+		out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourcePods, 1, ni.pods, q.Value()}})
+	}
+	cpu, mem := PodRequests(&p.Spec)
+	if cpu > 0 {
+		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
+			out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourceCPU, cpu, ni.cpu, q.Milli}})
+		}
+	}
+	if mem > 0 {
+		// memory is kept in milli-units like every quantity; the API unit is the byte.
+		if q := alloc[api.ResourceMemory]; ni.mem+mem > q.Milli {
+			out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourceMemory, mem / 1000, ni.mem / 1000, q.Milli / 1000}})
+		}
+	}
+	// NodeAffinity (nodename.Fits always holds: the pod is bound to n)
+	if ok, _ := api.GetRequiredNodeAffinity(&p.Spec).Match(n); !ok {
+		out = append(out, AdmissionResult{Name: PluginNodeAffinity, Reason: ErrReasonAffinityMismatch})
+	}
+	// NodePorts
+	for _, hp := range podHostPorts(&p.Spec) {
+		if portConflict(ni.ports, hp) {
+			out = append(out, AdmissionResult{Name: PluginNodePorts, Reason: ErrReasonPorts})
+			break
+		}
+	}
+	return out
+}
