@@ -3,7 +3,7 @@ package api
 import (
 	"fmt"
 	"math"
-	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -23,23 +23,12 @@ type Quantity struct {
 // ResourceList mirrors core/v1 ResourceList: resource name -> quantity.
 type ResourceList map[string]Quantity
 
-var quantitySuffixes = map[string]*big.Rat{
-	"":   big.NewRat(1, 1),
-	"n":  big.NewRat(1, 1_000_000_000),
-	"u":  big.NewRat(1, 1_000_000),
-	"m":  big.NewRat(1, 1000),
-	"k":  big.NewRat(1000, 1),
-	"M":  big.NewRat(1_000_000, 1),
-	"G":  big.NewRat(1_000_000_000, 1),
-	"T":  new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(12), nil)),
-	"P":  new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(15), nil)),
-	"E":  new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)),
-	"Ki": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 10)),
-	"Mi": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 20)),
-	"Gi": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 30)),
-	"Ti": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 40)),
-	"Pi": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 50)),
-	"Ei": new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 60)),
+// quantitySuffixes maps a suffix to its decimal exponent and binary
+// exponent: "k" is 10^3, "Mi" is 2^20, "m" is 10^-3.
+var quantitySuffixes = map[string]struct{ dec, bin int }{
+	"": {0, 0}, "n": {-9, 0}, "u": {-6, 0}, "m": {-3, 0},
+	"k": {3, 0}, "M": {6, 0}, "G": {9, 0}, "T": {12, 0}, "P": {15, 0}, "E": {18, 0},
+	"Ki": {0, 10}, "Mi": {0, 20}, "Gi": {0, 30}, "Ti": {0, 40}, "Pi": {0, 50}, "Ei": {0, 60},
 }
 
 // ErrFormatWrong is the message resource.ParseQuantity returns for text that
@@ -47,64 +36,104 @@ var quantitySuffixes = map[string]*big.Rat{
 const ErrFormatWrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
 // ParseQuantity parses s as resource.ParseQuantity does. The error text is
-// the upstream one (ErrFormatWrong).
+// the upstream one (ErrFormatWrong). Values beyond int64 milli-units
+// saturate at math.MaxInt64 (no node or request in a playground is that big).
 func ParseQuantity(s string) (Quantity, error) {
 	str := strings.TrimSpace(s)
-	if str == "" {
-		return Quantity{}, fmt.Errorf("%s", ErrFormatWrong)
-	}
-	// split number and suffix
-	i := 0
+	bad := fmt.Errorf("%s", ErrFormatWrong)
+	i, neg := 0, false
 	if i < len(str) && (str[i] == '+' || str[i] == '-') {
+		neg = str[i] == '-'
 		i++
 	}
 	start := i
-	for i < len(str) && (str[i] >= '0' && str[i] <= '9' || str[i] == '.') {
-		i++
+	var digits []byte // significant digits of the number, without the point
+	scale, dot := 0, false
+	for ; i < len(str) && (str[i] >= '0' && str[i] <= '9' || str[i] == '.'); i++ {
+		switch {
+		case str[i] == '.':
+			if dot {
+				return Quantity{}, bad
+			}
+			dot = true
+		default:
+			digits = append(digits, str[i])
+			if dot {
+				scale--
+			}
+		}
 	}
-	if i == start {
-		return Quantity{}, fmt.Errorf("%s", ErrFormatWrong)
+	if i == start || len(digits) == 0 {
+		return Quantity{}, bad
 	}
-	num, suffix := str[:i], str[i:]
-	r, ok := new(big.Rat).SetString(num)
-	if !ok {
-		return Quantity{}, fmt.Errorf("%s", ErrFormatWrong)
-	}
+	suffix := str[i:]
 	mult, ok := quantitySuffixes[suffix]
 	if !ok {
 		if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
 			exp, err := strconv.Atoi(suffix[1:])
 			if err != nil || exp > 30 || exp < -30 {
-				return Quantity{}, fmt.Errorf("%s", ErrFormatWrong)
+				return Quantity{}, bad
 			}
-			p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil)
-			if exp >= 0 {
-				mult = new(big.Rat).SetInt(p)
-			} else {
-				mult = new(big.Rat).SetFrac(big.NewInt(1), p)
-			}
+			mult.dec = exp
 		} else {
 			return Quantity{}, fmt.Errorf("unable to parse quantity's suffix")
 		}
 	}
-	r.Mul(r, mult)
-	r.Mul(r, big.NewRat(1000, 1))
-	// round up to an integer number of milli-units (MilliValue rounds up)
-	q, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
-	if rem.Sign() > 0 {
-		q.Add(q, big.NewInt(1))
+	milli := scaledMilli(digits, scale+mult.dec+3, mult.bin)
+	if neg {
+		milli = -milli
 	}
-	if !q.IsInt64() {
-		return Quantity{Text: s, Milli: math.MaxInt64}, nil
-	}
-	return Quantity{Text: str, Milli: q.Int64()}, nil
+	return Quantity{Text: str, Milli: milli}, nil
 }
 
-func abs(i int) int {
-	if i < 0 {
-		return -i
+// scaledMilli returns ceil(digits × 10^exp10 × 2^exp2) as an int64,
+// saturating at math.MaxInt64 (resource.Quantity.MilliValue rounds up).
+// It works on a 128-bit value, so it is exact for every quantity that fits.
+func scaledMilli(digits []byte, exp10, exp2 int) int64 {
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:]
 	}
-	return i
+	// Keep 18 significant digits (they fit in a uint64); the rest only
+	// matter for rounding up.
+	inexact := false
+	for len(digits) > 18 {
+		if digits[len(digits)-1] != '0' {
+			inexact = true
+		}
+		digits = digits[:len(digits)-1]
+		exp10++
+	}
+	var lo uint64
+	for _, d := range digits {
+		lo = lo*10 + uint64(d-'0')
+	}
+	hi := uint64(0)
+	if exp2 > 0 { // < 2^60 × 2^60: fits in 128 bits
+		hi, lo = lo>>(64-exp2), lo<<exp2
+	}
+	const limit = math.MaxInt64
+	for ; exp10 > 0 && (hi|lo) != 0; exp10-- {
+		h1, l1 := bits.Mul64(lo, 10)
+		if hi > (math.MaxUint64-h1)/10 {
+			return limit
+		}
+		hi, lo = hi*10+h1, l1
+	}
+	for ; exp10 < 0 && (hi|lo) != 0; exp10++ {
+		var r uint64
+		hi, r = hi/10, hi%10
+		lo, r = bits.Div64(r, lo, 10)
+		if r != 0 {
+			inexact = true
+		}
+	}
+	if hi != 0 || lo > limit {
+		return limit
+	}
+	if inexact && lo < limit {
+		lo++
+	}
+	return int64(lo)
 }
 
 // MustParseQuantity is ParseQuantity for constants in code; it panics on bad input.

@@ -13,8 +13,8 @@ package kubelet
 import (
 	"fmt"
 	"hash/fnv"
-	"net/netip"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,7 +43,7 @@ type Kubelets struct {
 	nodesSeenOK bool
 	// lastIP is the last pod address handed out on each node (host-local
 	// IPAM's last_reserved_ip), by node name.
-	lastIP map[string]netip.Addr
+	lastIP map[string]uint32 // node -> last address handed out
 
 	lastRV  int64
 	lastNow time.Time
@@ -71,7 +71,7 @@ type pull struct {
 
 // New returns the kubelets of the cluster c.
 func New(c *cluster.Cluster) *Kubelets {
-	return &Kubelets{c: c, down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}, lastIP: map[string]netip.Addr{}, agents: map[string]*nodeAgent{}}
+	return &Kubelets{c: c, down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}, lastIP: map[string]uint32{}, agents: map[string]*nodeAgent{}}
 }
 
 // Stop makes the node's kubelet stop working and posting status (a failed
@@ -752,47 +752,75 @@ func (k *Kubelets) allocateIP(n *api.Node, p *api.Pod) string {
 	if p.Spec.HostNetwork {
 		return internalIP(n)
 	}
-	prefix, err := netip.ParsePrefix(n.Spec.PodCIDR)
-	if err != nil {
+	base, size, ok := parseCIDR4(n.Spec.PodCIDR)
+	if !ok || size < 4 {
 		return ""
 	}
-	prefix = prefix.Masked()
-	used := map[netip.Addr]bool{}
+	used := map[uint32]bool{}
 	for _, q := range k.c.PodsOnNode(n.Name) {
 		if q.Status.PodIP != "" && !q.Spec.HostNetwork {
-			if a, err := netip.ParseAddr(q.Status.PodIP); err == nil {
+			if a, ok := parseIPv4(q.Status.PodIP); ok {
 				used[a] = true
 			}
 		}
 	}
-	first := prefix.Addr().Next().Next() // .0 is the network, .1 the bridge gateway
-	// The range ends before the broadcast address (IPv4).
-	usable := func(a netip.Addr) bool {
-		if !a.IsValid() || !prefix.Contains(a) {
-			return false
-		}
-		next := a.Next()
-		return !a.Is4() || (next.IsValid() && prefix.Contains(next))
-	}
+	// .0 is the network, .1 the bridge gateway, and the range ends before
+	// the broadcast address.
+	first, last := base+2, base+size-2
 	start := first
-	if last, ok := k.lastIP[n.Name]; ok && prefix.Contains(last) {
-		start = last.Next()
-	}
-	if !usable(start) {
-		start = first
+	if prev, ok := k.lastIP[n.Name]; ok && prev >= first && prev < last {
+		start = prev + 1
 	}
 	for a := start; ; {
 		if !used[a] {
 			k.lastIP[n.Name] = a
-			return a.String()
+			return formatIPv4(a)
 		}
-		if a = a.Next(); !usable(a) {
+		if a++; a > last {
 			a = first
 		}
 		if a == start {
 			return "" // the range is exhausted
 		}
 	}
+}
+
+// parseIPv4 reads a dotted-quad IPv4 address. (net/netip would do, but it
+// pulls weak and unique into the browser build for four lines of parsing.)
+func parseIPv4(s string) (uint32, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return 0, false
+	}
+	var a uint32
+	for _, part := range parts {
+		v, err := strconv.ParseUint(part, 10, 8)
+		if err != nil {
+			return 0, false
+		}
+		a = a<<8 | uint32(v)
+	}
+	return a, true
+}
+
+func formatIPv4(a uint32) string {
+	return fmt.Sprintf("%d.%d.%d.%d", a>>24, a>>16&0xff, a>>8&0xff, a&0xff)
+}
+
+// parseCIDR4 reads an IPv4 CIDR such as 10.244.1.0/24 into its masked base
+// address and its number of addresses.
+func parseCIDR4(s string) (base, size uint32, ok bool) {
+	addr, bits, found := strings.Cut(s, "/")
+	if !found {
+		return 0, 0, false
+	}
+	a, ok := parseIPv4(addr)
+	n, err := strconv.Atoi(bits)
+	if !ok || err != nil || n < 1 || n > 30 {
+		return 0, 0, false
+	}
+	size = 1 << (32 - n)
+	return a &^ (size - 1), size, true
 }
 
 // PodReadyToStartContainers is the pod condition the kubelet sets once the
