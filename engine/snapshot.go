@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -99,6 +101,14 @@ type PodView struct {
 	Revision string
 	// Created is the creation timestamp (virtual time).
 	Created time.Time
+	// Unschedulable is the scheduler's reason a pod stays Pending: the
+	// message of its PodScheduled=False condition (the FailedScheduling
+	// text, "0/3 nodes are available: 1 Insufficient cpu, ..."); "" when
+	// the condition is absent or not False.
+	Unschedulable string
+	// Reason and Message are status.reason and status.message (a Failed
+	// pod's "OutOfmemory", an evicted pod's "Evicted"); usually "".
+	Reason, Message string
 }
 
 // DaemonSetView is one row of the DaemonSet table, with kubectl get ds's
@@ -116,6 +126,43 @@ type DaemonSetView struct {
 
 // Snapshot returns what the UI draws at the current virtual time.
 func (s *Simulation) Snapshot() Snapshot {
+	return (&Snapshotter{sim: s}).take(false)
+}
+
+// Snapshotter takes snapshots of one Simulation again and again, reusing
+// the NodeView of every node whose own object, bound pods and DaemonSets'
+// scheduling fields did not change since the previous one (compared by
+// ResourceVersion). Its snapshots equal Simulation.Snapshot's; they share
+// the unchanged NodeViews (and their slices) with earlier snapshots, so
+// callers must not modify them. A large cluster where a few nodes change
+// per frame then costs a pass over the nodes' keys instead of rebuilding
+// every view (5,000 nodes: about 17 ms native, 85 ms in wasm, for a full
+// rebuild).
+type Snapshotter struct {
+	sim *Simulation
+	// dsKey fingerprints the DaemonSets' identities, order and the template
+	// fields nodeShouldRunDaemonPod reads; a change drops every cached view.
+	dsKey string
+	nodes map[string]cachedNode
+	// Reused and Built count the views of the last snapshot.
+	Reused, Built int
+}
+
+type cachedNode struct {
+	key  uint64
+	view NodeView
+}
+
+// NewSnapshotter returns a Snapshotter for s.
+func (s *Simulation) NewSnapshotter() *Snapshotter {
+	return &Snapshotter{sim: s, nodes: map[string]cachedNode{}}
+}
+
+// Snapshot returns what the UI draws at the current virtual time.
+func (sn *Snapshotter) Snapshot() Snapshot { return sn.take(true) }
+
+func (sn *Snapshotter) take(cache bool) Snapshot {
+	s := sn.sim
 	c := s.Cluster
 	snap := Snapshot{
 		Now:             c.Now(),
@@ -127,6 +174,7 @@ func (s *Simulation) Snapshot() Snapshot {
 	dss := c.DaemonSets()
 	snap.DaemonSets = make([]DaemonSetView, len(dss))
 	dsIndex := make(map[string]int, len(dss)) // DaemonSet UID -> index
+	var dsKey strings.Builder
 	for i, ds := range dss {
 		dsIndex[ds.UID] = i
 		v := DaemonSetView{
@@ -146,12 +194,45 @@ func (s *Simulation) Snapshot() Snapshot {
 			v.Images = append(v.Images, ct.Image)
 		}
 		snap.DaemonSets[i] = v
+		if cache {
+			ts := ds.Spec.Template.Spec
+			b, _ := json.Marshal(struct {
+				NodeName     string
+				NodeSelector map[string]string
+				Affinity     *api.Affinity
+				Tolerations  []api.Toleration
+			}{ts.NodeName, ts.NodeSelector, ts.Affinity, ts.Tolerations})
+			dsKey.WriteString(ds.Namespace + "/" + ds.Name + "/" + ds.UID + "\x00")
+			dsKey.Write(b)
+			dsKey.WriteByte(0)
+		}
+	}
+	if cache && dsKey.String() != sn.dsKey {
+		sn.dsKey = dsKey.String()
+		clear(sn.nodes)
 	}
 
 	nodes := c.Nodes()
 	snap.Nodes = make([]NodeView, len(nodes))
 	counts := make([]int, len(dss)) // per-node pod count of each DaemonSet, reused
+	sn.Reused, sn.Built = 0, 0
+	var seen map[string]bool
+	if cache {
+		seen = make(map[string]bool, len(nodes))
+	}
 	for i, n := range nodes {
+		pods := c.PodsOnNode(n.Name)
+		var key uint64
+		if cache {
+			key = nodeKey(n, pods)
+			seen[n.Name] = true
+			if cn, ok := sn.nodes[n.Name]; ok && cn.key == key {
+				snap.Nodes[i] = cn.view
+				sn.Reused++
+				continue
+			}
+		}
+		sn.Built++
 		nv := NodeView{
 			Name:          n.Name,
 			Status:        kubectl.NodeStatusColumn(n),
@@ -168,7 +249,6 @@ func (s *Simulation) Snapshot() Snapshot {
 		for j := range counts {
 			counts[j] = 0
 		}
-		pods := c.PodsOnNode(n.Name)
 		nv.Pods = make([]PodView, len(pods))
 		for j, p := range pods {
 			nv.Pods[j] = podView(p)
@@ -196,6 +276,16 @@ func (s *Simulation) Snapshot() Snapshot {
 			nv.Daemons[k] = d
 		}
 		snap.Nodes[i] = nv
+		if cache {
+			sn.nodes[n.Name] = cachedNode{key: key, view: nv}
+		}
+	}
+	if cache && len(sn.nodes) > len(seen) {
+		for name := range sn.nodes {
+			if !seen[name] {
+				delete(sn.nodes, name)
+			}
+		}
 	}
 
 	for _, p := range c.PodsOnNode("") {
@@ -208,6 +298,28 @@ func (s *Simulation) Snapshot() Snapshot {
 		snap.Pending = append(snap.Pending, v)
 	}
 	return snap
+}
+
+// nodeKey hashes (FNV-1a, 64 bit) what a NodeView is built from besides
+// the DaemonSets: the node's name and ResourceVersion, and the UID and
+// ResourceVersion of each pod bound to it, in order.
+func nodeKey(n *api.Node, pods []*api.Pod) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	add(n.Name)
+	add(n.ResourceVersion)
+	for _, p := range pods {
+		add(p.UID)
+		add(p.ResourceVersion)
+	}
+	return h
 }
 
 // firstFailure explains the first failed check: its Detail (a sentence that
@@ -237,6 +349,14 @@ func podView(p *api.Pod) PodView {
 		Terminating: p.DeletionTimestamp != nil,
 		Revision:    p.Labels[api.ControllerRevisionHashLabelKey],
 		Created:     p.CreationTimestamp,
+		Reason:      p.Status.Reason,
+		Message:     p.Status.Message,
+	}
+	if c := p.Condition(api.PodScheduled); c != nil && c.Status == api.ConditionFalse {
+		v.Unschedulable = c.Message
+		if v.Unschedulable == "" {
+			v.Unschedulable = c.Reason
+		}
 	}
 	if ref := p.ControllerRef(); ref != nil && ref.Kind == "DaemonSet" {
 		v.Owner = ref.Name

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,121 @@ func BenchmarkSnapshot(b *testing.B) {
 				_ = s.Snapshot()
 			}
 		})
+	}
+}
+
+// A pod the scheduler cannot place carries its FailedScheduling message; a
+// Failed pod its status.reason.
+func TestSnapshotPodReasons(t *testing.T) {
+	s := snapshotFixture(t)
+	c := s.Cluster
+	p := c.Pod("default", "bare")
+	const msg = "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."
+	p.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "Unschedulable", Message: msg}}
+	_ = c.UpdatePod(p)
+	f := c.Pod("default", "fluentd-abcde")
+	f.Status.Phase, f.Status.Reason, f.Status.Message = api.PodFailed, "OutOfmemory", "Pod Node didn't have enough resource: memory"
+	_ = c.UpdatePod(f)
+	snap := s.Snapshot()
+	if got := snap.Pending[0].Unschedulable; got != msg {
+		t.Errorf("Unschedulable = %q, want %q", got, msg)
+	}
+	if got := snap.Pending[1].Unschedulable; got != "" {
+		t.Errorf("a pod without PodScheduled=False has Unschedulable %q", got)
+	}
+	if got := snap.Nodes[1].Pods[0]; got.Reason != "OutOfmemory" || got.Message != "Pod Node didn't have enough resource: memory" {
+		t.Errorf("failed pod Reason %q Message %q", got.Reason, got.Message)
+	}
+}
+
+// End to end: a DaemonSet asking for more memory than the workers have.
+func TestSnapshotInsufficientResources(t *testing.T) {
+	s := New(Options{})
+	ds := newTestDS("big")
+	ds.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("5Gi")}
+	createDS(t, s, ds)
+	s.Advance(30 * time.Second)
+	var got []string
+	for _, p := range s.Snapshot().Pending {
+		if p.Owner == "big" {
+			got = append(got, p.Target+": "+p.Unschedulable)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "Insufficient memory") {
+		t.Errorf("pending pods' reasons: %q", got)
+	}
+}
+
+// A Snapshotter's snapshots equal fresh ones at every step of a story that
+// changes nodes, pods and DaemonSets; unchanged nodes are reused.
+func TestSnapshotterMatchesSnapshot(t *testing.T) {
+	s := New(Options{})
+	sn := s.NewSnapshotter()
+	check := func(step string) {
+		t.Helper()
+		got, want := sn.Snapshot(), s.Snapshot()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the Snapshotter's snapshot differs from Snapshot():\ngot  %+v\nwant %+v", step, got.Nodes, want.Nodes)
+		}
+	}
+	check("start")
+	ds := newTestDS("agent")
+	createDS(t, s, ds)
+	check("DaemonSet created")
+	for i := 0; i < 6; i++ {
+		s.Advance(2 * time.Second)
+		check(fmt.Sprintf("t+%ds", 2*(i+1)))
+	}
+	// nothing changes: every view is reused
+	check("quiet")
+	if sn.Built != 0 || sn.Reused != 3 {
+		t.Errorf("a quiet snapshot built %d views and reused %d, want 0 and 3", sn.Built, sn.Reused)
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"taint node-1", func() { s.Run("kubectl taint nodes node-1 k=v:NoExecute") }},
+		{"label node-2", func() { s.Run("kubectl label nodes node-2 disk=ssd") }},
+		{"add node-3", func() { _ = s.AddNode("node-3", cluster.NodeOptions{}) }},
+		{"selector disk=ssd", func() {
+			d := s.Cluster.DaemonSet("default", "agent")
+			d.Spec.Template.Spec.NodeSelector = map[string]string{"disk": "ssd"}
+			_ = s.Cluster.UpdateDaemonSet(d)
+			s.Settle()
+		}},
+		{"remove node-3", func() { _ = s.RemoveNode("node-3") }},
+		{"delete a pod", func() { s.Run("kubectl delete pods --all") }},
+	}
+	for _, st := range steps {
+		st.do()
+		check(st.name)
+		for i := 0; i < 3; i++ {
+			s.Advance(5 * time.Second)
+			check(fmt.Sprintf("%s +%ds", st.name, 5*(i+1)))
+		}
+	}
+}
+
+// BenchmarkSnapshotter measures a snapshot of a 5,000-node cluster after one
+// node changed.
+func BenchmarkSnapshotter(b *testing.B) {
+	s := New(Options{Empty: true})
+	c := s.Cluster
+	for i := 0; i < 5000; i++ {
+		if err := c.CreateNode(c.NewNode(fmt.Sprintf("node-%d", i), i, cluster.NodeOptions{})); err != nil {
+			b.Fatal(err)
+		}
+	}
+	createDS(b, s, newTestDS("agent"))
+	s.Advance(30 * time.Second)
+	sn := s.NewSnapshotter()
+	sn.Snapshot()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := c.Node(fmt.Sprintf("node-%d", i%5000))
+		n.Labels["touch"] = fmt.Sprint(i)
+		_ = c.UpdateNode(n)
+		_ = sn.Snapshot()
 	}
 }

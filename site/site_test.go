@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/dsplayground/dsplay/examples"
 )
 
 func TestHandler(t *testing.T) {
@@ -145,4 +147,50 @@ func TestWasmDependencies(t *testing.T) {
 			t.Errorf("the wasm build does not import %s: is ./wasm the UI?", want)
 		}
 	}
+}
+
+// TestNoCJKFontsNeeded guards what the page shows on load: a Debian
+// machine without CJK fonts draws CJK (and full-width) characters as
+// boxes. The example manifests (the first is in the editor on load) and
+// the static page must not contain any.
+func TestNoCJKFontsNeeded(t *testing.T) {
+	files := map[string]string{}
+	for _, ex := range examples.Manifests() {
+		files["example "+ex.Title] = ex.Text
+	}
+	for _, name := range []string{"index.html", "style.css", "boot.js"} {
+		b, err := os.ReadFile(filepath.Join("static", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	if len(files) < 4 {
+		t.Fatalf("no example manifests found")
+	}
+	for name, text := range files {
+		for i, line := range strings.Split(text, "\n") {
+			for _, r := range line {
+				if needsCJKFont(r) {
+					t.Errorf("%s line %d holds %q (U+%04X), which needs a CJK font: %s", name, i+1, r, r, line)
+					break
+				}
+			}
+		}
+	}
+}
+
+// needsCJKFont reports whether r lies in a block that DejaVu (Debian's
+// default fonts) does not cover and CJK fonts do.
+func needsCJKFont(r rune) bool {
+	switch {
+	case r >= 0x2E80 && r <= 0x9FFF, // CJK radicals, kana, symbols, ideographs
+		r >= 0xAC00 && r <= 0xD7AF, // Hangul
+		r >= 0xF900 && r <= 0xFAFF, // CJK compatibility ideographs
+		r >= 0xFE30 && r <= 0xFE4F, // CJK compatibility forms
+		r >= 0xFF00 && r <= 0xFFEF, // half-width and full-width forms
+		r >= 0x20000 && r <= 0x3FFFF:
+		return true
+	}
+	return false
 }

@@ -78,26 +78,42 @@ func (c *console) run(line string) engine.Output {
 		}
 	}
 	out := c.a.sim.Run(line)
-	c.echo(line, out.Stdout, out.Stderr)
+	chunks := out.Chunks
+	if len(chunks) == 0 { // an Output without the ordered pieces
+		chunks = []engine.Chunk{{Text: out.Stdout}, {Stderr: true, Text: out.Stderr}}
+	}
+	c.echoChunks(line, chunks)
 	c.a.view.render(false)
 	return out
 }
 
-// echo appends a command and its output: stdout as is, stderr in another colour.
+// echo appends a command and its output: stdout, then stderr.
 func (c *console) echo(cmd, stdout, stderr string) {
+	c.echoChunks(cmd, []engine.Chunk{{Text: stdout}, {Stderr: true, Text: stderr}})
+}
+
+// echoChunks appends a command and its output in the order kubectl wrote
+// it, as a terminal shows it: stdout as is, stderr in another colour.
+func (c *console) echoChunks(cmd string, chunks []engine.Chunk) {
 	b := el("div", "block")
 	b.Call("appendChild", textEl("span", "cmd", "$ "+cmd+"\n"))
-	if stdout != "" {
-		if !strings.HasSuffix(stdout, "\n") {
-			stdout += "\n"
+	var last js.Value
+	for _, ch := range chunks {
+		if ch.Text == "" {
+			continue
 		}
-		b.Call("appendChild", textEl("span", "stdout", stdout))
+		cls := "stdout"
+		if ch.Stderr {
+			cls = "stderr"
+		}
+		last = textEl("span", cls, ch.Text)
+		b.Call("appendChild", last)
 	}
-	if stderr != "" {
-		if !strings.HasSuffix(stderr, "\n") {
-			stderr += "\n"
+	// Each block ends on a new line, as the next prompt would.
+	if !last.IsUndefined() {
+		if t := last.Get("textContent").String(); !strings.HasSuffix(t, "\n") {
+			last.Set("textContent", t+"\n")
 		}
-		b.Call("appendChild", textEl("span", "stderr", stderr))
 	}
 	c.push(b)
 }

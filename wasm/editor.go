@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -34,6 +35,10 @@ type editor struct {
 	dirty     bool // text changed since the gutter was drawn
 	marked    []int
 	lastError string // "" after a successful apply
+	// applied is the text of the last apply; repaired is that text with
+	// every flattened line re-indented as its diagnostics' hints show it
+	// ("" when there is no whole-document repair to offer).
+	applied, repaired string
 }
 
 func newEditor(a *app, doc dom.Document) *editor {
@@ -48,6 +53,8 @@ func newEditor(a *app, doc dom.Document) *editor {
 	ta := doc.GetElementByID("yaml")
 	a.listen(ta, "input", func(dom.Event) {
 		e.dirty = true
+		// A repair offered for the applied text no longer fits edited text.
+		e.result.Get("classList").Call("add", "stale")
 		if len(e.marked) > 0 {
 			// The marks are from the last apply: dim them once the text changes.
 			e.marks.Get("classList").Call("add", "stale")
@@ -74,7 +81,15 @@ func newEditor(a *app, doc dom.Document) *editor {
 	a.listen(doc.GetElementByID("apply"), "click", func(dom.Event) { a.apply() })
 	// Clicking a diagnostic selects its line (one delegated listener).
 	a.listen(doc.GetElementByID("apply-result"), "click", func(ev dom.Event) {
-		li := ev.Underlying().Get("target").Call("closest", "li[data-line]")
+		target := ev.Underlying().Get("target")
+		if !target.Call("closest", "button.use-fix").IsNull() {
+			e.useFix()
+			return
+		}
+		if !target.Call("closest", ".fix pre").IsNull() {
+			return // let the learner select the repaired text
+		}
+		li := target.Call("closest", "li[data-line]")
 		if li.IsNull() {
 			return
 		}
@@ -160,6 +175,7 @@ func (e *editor) mark(lines []int) {
 
 func (e *editor) setResult(class, text string) {
 	clear(e.result)
+	e.result.Set("scrollTop", 0)
 	e.result.Set("className", "apply-result "+class)
 	if text != "" {
 		e.result.Set("textContent", text)
@@ -200,9 +216,22 @@ func (e *editor) showError(msg string) {
 }
 
 // showDiagnostics lists one message per problem as "line:col field: message"
-// with its hint, marks the lines, and scrolls to the first one. Clicking a
-// message selects its line in the editor.
-func (e *editor) showDiagnostics(ds []manifest.Diagnostic) {
+// with its hint, in line order, marks the lines, and scrolls to the first
+// one. Clicking a message selects its line in the editor. A hint that shows
+// a flattened line re-indented ("it should read:" and the lines) is drawn
+// preformatted, with a "Use this fix" button when the repaired document
+// decodes with fewer problems than the text applied.
+func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
+	ds = append([]manifest.Diagnostic(nil), ds...)
+	sort.SliceStable(ds, func(i, j int) bool {
+		li, lj := ds[i].Line, ds[j].Line
+		if li == 0 || lj == 0 {
+			return li != 0 && lj == 0 // unknown lines last
+		}
+		return li < lj
+	})
+	e.applied = text
+	e.repaired = repairDocument(text, ds)
 	var lines []int
 	seen := map[int]bool{}
 	var msgs []string
@@ -229,7 +258,7 @@ func (e *editor) showDiagnostics(ds []manifest.Diagnostic) {
 		msgs = append(msgs, pos+" "+msg)
 		appendAll(li, textEl("span", "pos", pos), document.Call("createTextNode", msg))
 		if d.Hint != "" {
-			li.Call("appendChild", textEl("span", "fix", d.Hint))
+			li.Call("appendChild", e.hintEl(d.Hint))
 		}
 		ul.Call("appendChild", li)
 	}
@@ -240,6 +269,101 @@ func (e *editor) showDiagnostics(ds []manifest.Diagnostic) {
 	if len(lines) > 0 {
 		e.reveal(lines[0])
 	}
+}
+
+// fixMarker ends the sentence of a hint that shows the repaired lines
+// (manifest's flattenedHint).
+const fixMarker = "it should read:\n"
+
+// hintEl draws a hint: plain text, or its sentence and the repaired lines
+// preformatted, with the "Use this fix" button when a repair is on offer.
+func (e *editor) hintEl(hint string) js.Value {
+	i := strings.Index(hint, fixMarker)
+	if i < 0 {
+		if strings.Contains(hint, "\n") {
+			return textEl("span", "fix code", hint)
+		}
+		return textEl("span", "fix", hint)
+	}
+	f := el("span", "fix")
+	appendAll(f, textEl("span", "fix-head", hint[:i+len(fixMarker)-1]), textEl("pre", "", hint[i+len(fixMarker):]))
+	if e.repaired != "" {
+		b := textEl("button", "use-fix", "Use this fix")
+		b.Set("type", "button")
+		b.Set("title", "Replace the editor's text with the repaired manifest (Ctrl+Z undoes it), then press Apply")
+		f.Call("appendChild", b)
+	}
+	return f
+}
+
+// repairDocument returns text with every flattened line replaced by the
+// lines its diagnostic's hint shows, or "" when there is nothing to repair
+// or the repair does not reduce the problems Decode finds. Lines starting
+// with "- " are left alone: the hint shows their content without the dash.
+func repairDocument(text string, ds []manifest.Diagnostic) string {
+	src := strings.Split(text, "\n")
+	fixes := map[int][]string{}
+	for _, d := range ds {
+		i := strings.Index(d.Hint, fixMarker)
+		if i < 0 || d.Line < 1 || d.Line > len(src) || fixes[d.Line] != nil {
+			continue
+		}
+		repl := strings.Split(strings.TrimRight(d.Hint[i+len(fixMarker):], "\n"), "\n")
+		if len(repl) < 2 || repl[len(repl)-1] == "..." || strings.HasPrefix(strings.TrimSpace(src[d.Line-1]), "- ") {
+			continue
+		}
+		fixes[d.Line] = repl
+	}
+	if len(fixes) == 0 {
+		return ""
+	}
+	var out []string
+	for i, l := range src {
+		if r := fixes[i+1]; r != nil {
+			out = append(out, r...)
+		} else {
+			out = append(out, l)
+		}
+	}
+	fixed := strings.Join(out, "\n")
+	if countProblems(fixed) >= countProblems(text) {
+		return ""
+	}
+	return fixed
+}
+
+// countProblems is the number of diagnostics Decode reports for text.
+func countProblems(text string) int {
+	_, err := manifest.Decode(manifestFile, text)
+	if err == nil {
+		return 0
+	}
+	var me *manifest.Error
+	if errors.As(err, &me) {
+		return len(me.Diagnostics)
+	}
+	return 1 << 20
+}
+
+// useFix puts the repaired document in the editor, keeping the browser's
+// undo history when it can.
+func (e *editor) useFix() {
+	if e.repaired == "" {
+		return
+	}
+	fixed := e.repaired
+	e.repaired = ""
+	e.ta.Call("focus")
+	e.ta.Call("select")
+	if !document.Call("execCommand", "insertText", false, fixed).Truthy() || e.ta.Get("value").String() != fixed {
+		e.ta.Set("value", fixed)
+	}
+	e.dirty = true
+	e.frame()
+	e.ta.Set("scrollTop", 0)
+	e.syncScroll()
+	e.mark(nil)
+	e.setResult("", "The repaired manifest is in the editor: press Apply (Ctrl/⌘ + Enter).")
 }
 
 // reveal scrolls the editor so that line l is visible.

@@ -24,6 +24,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
@@ -131,6 +132,11 @@ func (a *app) start() (err error) {
 		}
 	})
 	a.listen(doc.GetElementByID("panel-close"), "click", func(dom.Event) { a.view.openPanel("") })
+	a.listen(win, "resize", func(dom.Event) {
+		if a.view.panelNode != "" {
+			a.view.placePanel()
+		}
+	})
 	a.listen(win, "keydown", func(ev dom.Event) {
 		if ev.Underlying().Get("key").String() == "Escape" {
 			a.view.openPanel("")
@@ -277,7 +283,7 @@ func (a *app) applyNow() {
 	if err != nil {
 		var me *manifest.Error
 		if errors.As(err, &me) {
-			a.ed.showDiagnostics(me.Diagnostics)
+			a.ed.showDiagnostics(text, me.Diagnostics)
 		} else {
 			a.ed.showError(err.Error())
 		}
@@ -376,6 +382,7 @@ func (a *app) shutdown() {
 //	dsplay.elapsed() -> seconds of virtual time
 //	dsplay.pods() -> [{name, node, status, owner}]
 //	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
+//	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
 //	dsplay.shutdown()                stop and release every Go callback
 func (a *app) exposeHooks() {
@@ -419,6 +426,26 @@ func (a *app) exposeHooks() {
 		st := a.stats
 		return map[string]any{"frames": st.Frames, "snapshots": st.Snapshots, "advanceMs": st.AdvanceMs,
 			"snapshotMs": st.SnapshotMs, "drawMs": st.DrawMs, "maxFrameMs": st.MaxMs}
+	}))
+	o.Set("addNodes", a.hook("dsplay.addNodes", func(args []js.Value) any {
+		// dsplay.addNodes(prefix, n): n more worker nodes prefix-1 ... prefix-n
+		// (for trying large clusters without a long manifest), then redraw.
+		if len(args) < 2 {
+			return "usage: dsplay.addNodes(prefix, n)"
+		}
+		// Straight into the store, then one Settle: AddNode per node would
+		// settle the cluster n times.
+		prefix, n := args[0].String(), args[1].Int()
+		c := a.sim.Cluster
+		base := len(c.Nodes())
+		for i := 1; i <= n; i++ {
+			if err := c.CreateNode(c.NewNode(prefix+"-"+strconv.Itoa(i), base+i, cluster.NodeOptions{})); err != nil {
+				return err.Error()
+			}
+		}
+		a.sim.Settle()
+		a.view.render(false)
+		return ""
 	}))
 	o.Set("panicForTest", a.hook("dsplay.panicForTest", func([]js.Value) any { panic("test panic from dsplay.panicForTest") }))
 	o.Set("shutdown", a.hook("dsplay.shutdown", func([]js.Value) any { a.shutdown(); return nil }))

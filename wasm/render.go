@@ -18,6 +18,15 @@ import (
 // maxLogEntries bounds the decision log on screen.
 const maxLogEntries = 300
 
+// tileThreshold is the node count above which the cluster is drawn as
+// compact tiles (one small square per node) instead of node cards.
+const tileThreshold = 300
+
+// compactRedrawMs is the least wall time between two redraws of a compact
+// (large) cluster: the simulation may change every frame, the picture need
+// not, and each redraw walks every node.
+const compactRedrawMs = 200
+
 // leaveMillis is how long a removed pod chip fades before it is detached
 // (matches the .pod transition in style.css).
 const leaveMillis = 500
@@ -25,7 +34,8 @@ const leaveMillis = 500
 // view draws snapshots: it keeps one DOM element per node card and pod chip
 // and writes only what changed, once per frame.
 type view struct {
-	a *app
+	a  *app
+	sn *engine.Snapshotter
 
 	clock, nodesBox, pendingBox, pendingPods, dsRows, log js.Value
 	panel, panelTitle, panelBody                          js.Value
@@ -42,6 +52,30 @@ type view struct {
 	logEntries   int
 	dsKey        string
 	panelNode    string
+	// multiNS is true when the DaemonSets live in more than one namespace:
+	// then every DaemonSet is named namespace/name (see dsLabel).
+	multiNS bool
+	// emptyNodes is the note shown in place of the node cards when the
+	// cluster has no node.
+	emptyNodes js.Value
+
+	// compact is true while the cluster is drawn as tiles (more than
+	// tileThreshold nodes); tiles are keyed by node name.
+	compact            bool
+	tiles              map[string]*nodeTile
+	tileOrder          []string
+	tools, summary     js.Value
+	filterInput        js.Value
+	filter, summaryKey string
+	lastDrawMs         float64
+}
+
+// nodeTile is one node drawn as a small square coloured by the state of
+// its daemon pods (see tileState).
+type nodeTile struct {
+	el         js.Value
+	cls, title string
+	seen       bool
 }
 
 type nodeCard struct {
@@ -51,10 +85,10 @@ type nodeCard struct {
 }
 
 type podChip struct {
-	el, name, status, image js.Value
-	parent                  string // node name, "" for the not-scheduled area
-	cls, statusText, title  string
-	seen                    bool
+	el, name, status, image, why   js.Value
+	parent                         string // node name, "" for the not-scheduled area
+	cls, statusText, title, whyKey string
+	seen                           bool
 }
 
 type leavingChip struct {
@@ -74,13 +108,18 @@ func newView(a *app) *view {
 		panel:       byID("panel"),
 		panelTitle:  byID("panel-title"),
 		panelBody:   byID("panel-body"),
+		sn:          a.sim.NewSnapshotter(),
+		tools:       byID("node-tools"),
+		summary:     byID("node-summary"),
+		filterInput: byID("node-filter"),
+		tiles:       map[string]*nodeTile{},
 		cards:       map[string]*nodeCard{},
 		chips:       map[string]*podChip{},
 		lastRV:      -1,
 	}
 	// Delegated listeners for every node card: click, or Enter/Space when focused.
 	toggle := func(ev dom.Event) {
-		card := ev.Underlying().Get("target").Call("closest", ".node")
+		card := ev.Underlying().Get("target").Call("closest", "[data-node]")
 		if card.IsNull() {
 			return
 		}
@@ -99,7 +138,44 @@ func newView(a *app) *view {
 			toggle(ev)
 		}
 	})
+	// The tile view's search box: typing dims the other tiles, Enter opens
+	// the first match (an exact name first), Escape clears it.
+	filter := dom.WrapElement(v.filterInput)
+	a.listen(filter, "input", func(dom.Event) {
+		v.filter = strings.TrimSpace(v.filterInput.Get("value").String())
+		v.drawTiles()
+	})
+	a.listen(filter, "keydown", func(ev dom.Event) {
+		switch ev.Underlying().Get("key").String() {
+		case "Enter":
+			ev.PreventDefault()
+			if name := v.findNode(v.filter); name != "" {
+				v.openPanel(name)
+			}
+		case "Escape":
+			v.filterInput.Set("value", "")
+			v.filter = ""
+			v.drawTiles()
+		}
+	})
 	return v
+}
+
+// findNode returns the node named q, else the first whose name contains q.
+func (v *view) findNode(q string) string {
+	if q == "" {
+		return ""
+	}
+	first := ""
+	for _, n := range v.snap.Nodes {
+		if n.Name == q {
+			return n.Name
+		}
+		if first == "" && strings.Contains(n.Name, q) {
+			first = n.Name
+		}
+	}
+	return first
 }
 
 // render draws the clock, and everything else when the store changed since
@@ -111,11 +187,18 @@ func (v *view) render(force bool) {
 		v.clock.Set("textContent", c)
 	}
 	rv := sim.Cluster.ResourceVersion()
-	if rv != v.lastRV || force {
+	if (rv != v.lastRV || force) && (force || !v.compact || nowMs()-v.lastDrawMs >= compactRedrawMs) {
 		v.lastRV = rv
 		t0 := nowMs()
-		v.snap = sim.Snapshot()
+		v.lastDrawMs = t0
+		v.snap = v.sn.Snapshot()
 		t1 := nowMs()
+		v.multiNS = false
+		for _, d := range v.snap.DaemonSets {
+			if d.Namespace != v.snap.DaemonSets[0].Namespace {
+				v.multiNS = true
+			}
+		}
 		v.drawDaemonSets()
 		v.drawNodes()
 		if v.panelNode != "" {
@@ -161,6 +244,9 @@ func (v *view) drawDaemonSets() {
 		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","))
 	}
 	key := b.String()
+	if v.multiNS {
+		key += "\x00multi"
+	}
 	if key == v.dsKey && v.dsKey != "" {
 		return
 	}
@@ -177,11 +263,10 @@ func (v *view) drawDaemonSets() {
 		tr := el("tr", "")
 		tr.Get("dataset").Set("ds", d.Name)
 		name := el("td", "")
-		label := d.Name
-		if d.Namespace != "default" {
-			label = d.Namespace + "/" + d.Name
-		}
+		label := v.dsLabel(d.Namespace, d.Name)
+		tr.Get("dataset").Set("dsKey", d.Namespace+"/"+d.Name)
 		appendAll(name, document.Call("createTextNode", label), textEl("span", "img", strings.Join(d.Images, ", ")))
+		name.Set("title", label+"\nimages: "+strings.Join(d.Images, ", ")+"\nnode selector: "+d.NodeSelector+"\nupdate strategy: "+d.Strategy)
 		tr.Call("appendChild", name)
 		for _, n := range []int32{d.Desired, d.Current, d.Ready, d.UpToDate, d.Available} {
 			tr.Call("appendChild", textEl("td", "", strconv.Itoa(int(n))))
@@ -196,12 +281,77 @@ func (v *view) drawDaemonSets() {
 }
 
 func (v *view) drawNodes() {
+	if compact := len(v.snap.Nodes) > tileThreshold; compact != v.compact {
+		v.setCompact(compact)
+	}
 	for _, c := range v.cards {
 		c.seen = false
 	}
 	for _, c := range v.chips {
 		c.seen = false
 	}
+	if v.compact {
+		v.drawTiles()
+	} else {
+		v.drawCards()
+	}
+	// A daemon pod not bound yet is drawn on the node it is pinned to (in
+	// the tile view, its tile's colour counts it).
+	loose := 0
+	for _, p := range v.snap.Pending {
+		if p.Target != "" && v.compact && v.tiles[p.Target] != nil {
+			continue
+		}
+		if c := v.cards[p.Target]; p.Target != "" && c != nil {
+			v.placeChip(p, p.Target, c.pods)
+		} else {
+			v.placeChip(p, "", v.pendingPods)
+			loose++
+		}
+	}
+	v.pendingBox.Set("hidden", loose == 0)
+	v.showEmpty(len(v.snap.Nodes) == 0)
+
+	// Chips whose pod is gone fade out, then are detached by sweep.
+	now := global.Get("performance").Call("now").Float()
+	for k, c := range v.chips {
+		if !c.seen {
+			c.el.Get("classList").Call("add", "gone")
+			v.leaving = append(v.leaving, leavingChip{el: c.el, deadline: now + leaveMillis})
+			delete(v.chips, k)
+		}
+	}
+}
+
+// setCompact switches between node cards and tiles.
+func (v *view) setCompact(on bool) {
+	v.compact = on
+	if on {
+		for name, c := range v.cards {
+			remove(c.root)
+			delete(v.cards, name)
+		}
+		v.order = v.order[:0]
+		for k, c := range v.chips {
+			if c.parent != "" { // on a card, gone with it
+				delete(v.chips, k)
+			}
+		}
+		v.nodesBox.Set("className", "nodes compact")
+	} else {
+		for name, t := range v.tiles {
+			remove(t.el)
+			delete(v.tiles, name)
+		}
+		v.tileOrder = v.tileOrder[:0]
+		v.summaryKey = ""
+		v.nodesBox.Set("className", "nodes")
+	}
+	v.tools.Set("hidden", !on)
+}
+
+// drawCards draws every node as a card with its pod chips.
+func (v *view) drawCards() {
 	orderChanged := len(v.order) != len(v.snap.Nodes)
 	for i, n := range v.snap.Nodes {
 		if !orderChanged && v.order[i] != n.Name {
@@ -214,30 +364,9 @@ func (v *view) drawNodes() {
 			orderChanged = true
 		}
 		c.seen = true
-		c.update(n, n.Name == v.panelNode)
+		c.update(v, n, n.Name == v.panelNode)
 		for _, p := range n.Pods {
 			v.placeChip(p, n.Name, c.pods)
-		}
-	}
-	// A daemon pod not bound yet is drawn on the node it is pinned to.
-	loose := 0
-	for _, p := range v.snap.Pending {
-		if c := v.cards[p.Target]; p.Target != "" && c != nil {
-			v.placeChip(p, p.Target, c.pods)
-		} else {
-			v.placeChip(p, "", v.pendingPods)
-			loose++
-		}
-	}
-	v.pendingBox.Set("hidden", loose == 0)
-
-	// Chips whose pod is gone fade out, then are detached by sweep.
-	now := global.Get("performance").Call("now").Float()
-	for k, c := range v.chips {
-		if !c.seen {
-			c.el.Get("classList").Call("add", "gone")
-			v.leaving = append(v.leaving, leavingChip{el: c.el, deadline: now + leaveMillis})
-			delete(v.chips, k)
 		}
 	}
 	for name, c := range v.cards {
@@ -255,6 +384,198 @@ func (v *view) drawNodes() {
 			v.order = append(v.order, n.Name)
 			v.nodesBox.Call("appendChild", v.cards[n.Name].root)
 		}
+	}
+}
+
+// showEmpty shows or removes the note that says how to add a node.
+func (v *view) showEmpty(on bool) {
+	if on == !v.emptyNodes.IsUndefined() {
+		return
+	}
+	if !on {
+		remove(v.emptyNodes)
+		v.emptyNodes = js.Undefined()
+		return
+	}
+	e := el("div", "empty")
+	appendAll(e,
+		textEl("p", "", "No nodes: the DaemonSets have nowhere to run. Add a node by applying a Node manifest from the editor (or kubectl apply -f manifest.yaml), for example:"),
+		textEl("pre", "", "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  labels:\n    kubernetes.io/os: linux"))
+	v.emptyNodes = e
+	v.nodesBox.Call("appendChild", e)
+}
+
+// Tile states, most urgent first; the tile view groups tiles in this order
+// (CSS order), so problems come first.
+const (
+	tileFailed = iota
+	tilePending
+	tileNotReady
+	tileMissing
+	tileMisscheduled
+	tileCreating
+	tileTerminating
+	tileRunning
+	tileIdle
+	tileStates
+)
+
+var tileNames = [tileStates]string{"failed", "pending", "notready", "missing", "missched", "creating", "terminating", "running", "idle"}
+
+var tileWords = [tileStates]string{"with a Failed pod", "with a Pending pod", "NotReady", "missing a daemon pod", "with a misscheduled pod", "creating", "terminating", "running every daemon pod", "with no daemon pod to run"}
+
+// tileState sums up a node for its tile: the most urgent state among its
+// pods (pinned is the number of its daemon pods not bound yet) and its
+// DaemonSets' verdicts, and a line for the tooltip.
+func tileState(n *engine.NodeView, pinned int) (int, string) {
+	var pods [tileStates]int
+	for _, p := range n.Pods {
+		switch phaseClass(p) {
+		case "failed":
+			pods[tileFailed]++
+		case "pending":
+			pods[tilePending]++
+		case "creating":
+			pods[tileCreating]++
+		case "terminating":
+			pods[tileTerminating]++
+		default:
+			pods[tileRunning]++
+		}
+	}
+	pods[tilePending] += pinned
+	missing, missched := 0, 0
+	for _, d := range n.Daemons {
+		if d.ShouldRun && d.Pods == 0 {
+			missing++
+		}
+		if d.Misscheduled {
+			missched++
+		}
+	}
+	missing -= pinned
+	st := tileIdle
+	switch {
+	case pods[tileFailed] > 0:
+		st = tileFailed
+	case pods[tilePending] > 0:
+		st = tilePending
+	case !n.Ready:
+		st = tileNotReady
+	case missing > 0:
+		st = tileMissing
+	case missched > 0:
+		st = tileMisscheduled
+	case pods[tileCreating] > 0:
+		st = tileCreating
+	case pods[tileTerminating] > 0:
+		st = tileTerminating
+	case pods[tileRunning] > 0:
+		st = tileRunning
+	}
+	var b strings.Builder
+	b.WriteString(n.Name + " · " + n.Status)
+	for i, k := range pods {
+		if k > 0 {
+			fmt.Fprintf(&b, " · %d %s", k, []string{"Failed", "Pending", "", "", "", "ContainerCreating", "Terminating", "Running", ""}[i])
+		}
+	}
+	if missing > 0 {
+		fmt.Fprintf(&b, " · %d DaemonSet(s) without a pod", missing)
+	}
+	if missched > 0 {
+		fmt.Fprintf(&b, " · %d misscheduled", missched)
+	}
+	b.WriteString("\n(click for every check)")
+	return st, b.String()
+}
+
+// drawTiles draws the large-cluster view: one tile per node, a summary
+// line counting nodes per state, and the search box's dimming. Only tiles
+// whose class or tooltip changed are written.
+func (v *view) drawTiles() {
+	if !v.compact {
+		return
+	}
+	pinned := map[string]int{}
+	for _, p := range v.snap.Pending {
+		if p.Target != "" {
+			pinned[p.Target]++
+		}
+	}
+	for _, t := range v.tiles {
+		t.seen = false
+	}
+	var counts [tileStates]int
+	added := false
+	for i := range v.snap.Nodes {
+		n := &v.snap.Nodes[i]
+		t := v.tiles[n.Name]
+		if t == nil {
+			t = &nodeTile{el: el("div", "")}
+			t.el.Get("dataset").Set("node", n.Name)
+			v.tiles[n.Name] = t
+			added = true
+		}
+		t.seen = true
+		st, title := tileState(n, pinned[n.Name])
+		counts[st]++
+		cls := "tile t-" + tileNames[st]
+		if n.Name == v.panelNode {
+			cls += " selected"
+		}
+		if v.filter != "" && !strings.Contains(n.Name, v.filter) {
+			cls += " dim"
+		}
+		if cls != t.cls {
+			t.cls = cls
+			t.el.Set("className", cls)
+		}
+		if title != t.title {
+			t.title = title
+			t.el.Set("title", title)
+		}
+	}
+	removed := false
+	for name, t := range v.tiles {
+		if !t.seen {
+			remove(t.el)
+			delete(v.tiles, name)
+			removed = true
+			if name == v.panelNode {
+				v.openPanel("")
+			}
+		}
+	}
+	if added || removed {
+		// Re-append in name order, once, through a fragment.
+		v.tileOrder = v.tileOrder[:0]
+		frag := document.Call("createDocumentFragment")
+		for _, n := range v.snap.Nodes {
+			v.tileOrder = append(v.tileOrder, n.Name)
+			frag.Call("appendChild", v.tiles[n.Name].el)
+		}
+		v.nodesBox.Call("appendChild", frag)
+	}
+
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d", len(v.snap.Nodes))
+	for i, k := range counts {
+		fmt.Fprintf(&key, ",%d:%d", i, k)
+	}
+	if key.String() == v.summaryKey {
+		return
+	}
+	v.summaryKey = key.String()
+	clear(v.summary)
+	v.summary.Call("appendChild", textEl("strong", "", plural(len(v.snap.Nodes), "node")))
+	for i, k := range counts {
+		if k == 0 {
+			continue
+		}
+		s := el("span", "sum")
+		appendAll(s, el("i", "tile t-"+tileNames[i]), document.Call("createTextNode", fmt.Sprintf("%d %s", k, tileWords[i])))
+		v.summary.Call("appendChild", s)
 	}
 }
 
@@ -294,7 +615,7 @@ func newNodeCard(name string) *nodeCard {
 	return c
 }
 
-func (c *nodeCard) update(n engine.NodeView, selected bool) {
+func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 	cls := "node"
 	if !n.Ready {
 		cls += " notready"
@@ -340,9 +661,9 @@ func (c *nodeCard) update(n engine.NodeView, selected bool) {
 	for _, d := range n.Daemons {
 		switch {
 		case d.Misscheduled:
-			fmt.Fprintf(&b, "m\x01%s\x01%s\x00", d.Name, d.Reason)
+			fmt.Fprintf(&b, "m\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason)
 		case d.Reason != "" && d.Pods == 0:
-			fmt.Fprintf(&b, "n\x01%s\x01%s\x00", d.Name, d.Reason)
+			fmt.Fprintf(&b, "n\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason)
 		}
 	}
 	if wk := b.String(); wk != c.whyKey {
@@ -350,21 +671,39 @@ func (c *nodeCard) update(n engine.NodeView, selected bool) {
 		clear(c.why)
 		for _, d := range n.Daemons {
 			var li js.Value
+			label := v.dsLabel(dsNamespace(d), d.Name)
 			switch {
 			case d.Misscheduled:
 				li = el("li", "missched")
-				li.Set("textContent", d.Name+" pod misscheduled: "+shortReason(d.Reason))
+				li.Set("textContent", label+" pod misscheduled: "+shortReason(d.Reason))
 			case d.Reason != "" && d.Pods == 0:
 				li = el("li", "")
-				li.Set("textContent", "no "+d.Name+" pod: "+shortReason(d.Reason))
+				li.Set("textContent", "no "+label+" pod: "+shortReason(d.Reason))
 			default:
 				continue
 			}
 			li.Get("dataset").Set("ds", d.Name)
+			li.Get("dataset").Set("dsKey", d.DaemonSet)
 			li.Set("title", d.Reason+"\n(click the node for every check)")
 			c.why.Call("appendChild", li)
 		}
 	}
+}
+
+// dsLabel names a DaemonSet as the learner should read it: namespace/name
+// when the DaemonSets span several namespaces or this one is not in
+// "default", else just its name.
+func (v *view) dsLabel(namespace, name string) string {
+	if v.multiNS || namespace != "default" {
+		return namespace + "/" + name
+	}
+	return name
+}
+
+// dsNamespace is the namespace part of d.DaemonSet ("namespace/name").
+func dsNamespace(d engine.NodeDaemonView) string {
+	ns, _, _ := strings.Cut(d.DaemonSet, "/")
+	return ns
 }
 
 // shortReason keeps a check's detail up to its first ": " ("taint
@@ -390,11 +729,12 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 			name:   textEl("span", "pod-name", p.Name),
 			status: el("span", "pod-status"),
 			image:  textEl("span", "pod-image", p.Image),
+			why:    el("span", "pod-why"),
 			parent: "\x00", // not placed yet
 		}
 		c.el.Get("dataset").Set("pod", p.Name)
 		c.el.Get("dataset").Set("owner", p.Owner)
-		appendAll(c.el, c.name, c.status, c.image)
+		appendAll(c.el, c.name, c.status, c.image, c.why)
 		v.chips[key] = c
 	}
 	c.seen = true
@@ -410,8 +750,12 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 		c.el.Get("dataset").Set("status", p.Status)
 	}
 	title := fmt.Sprintf("%s/%s\n%s\nimage %s", p.Namespace, p.Name, p.Status, p.Image)
+	why := podWhy(p)
+	if why != "" {
+		title += "\n" + why
+	}
 	if p.Owner != "" {
-		title += "\nowned by DaemonSet " + p.Owner
+		title += "\nowned by DaemonSet " + v.dsLabel(p.Namespace, p.Owner)
 	}
 	if p.Revision != "" {
 		title += "\nrevision " + p.Revision
@@ -420,10 +764,49 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 		c.title = title
 		c.el.Set("title", title)
 	}
+	if short := shortPodWhy(p); short != c.whyKey {
+		c.whyKey = short
+		c.why.Set("textContent", short)
+	}
 	if c.parent != node {
 		c.parent = node
 		parent.Call("appendChild", c.el)
 	}
+}
+
+// podWhy says why a pod is stuck or failed: the scheduler's FailedScheduling
+// message for a pod it cannot place, status.reason and status.message for
+// a Failed pod; "" otherwise.
+func podWhy(p engine.PodView) string {
+	switch {
+	case p.Unschedulable != "" && p.Node == "":
+		return p.Unschedulable
+	case p.Reason != "" && p.Message != "":
+		return p.Reason + ": " + p.Message
+	default:
+		return p.Reason
+	}
+}
+
+// shortPodWhy is podWhy for the chip itself: the FailedScheduling message
+// without its "preemption: ..." sentence.
+func shortPodWhy(p engine.PodView) string {
+	if p.Unschedulable != "" && p.Node == "" {
+		s := p.Unschedulable
+		if i := strings.Index(s, " preemption: "); i > 0 {
+			s = s[:i]
+		}
+		return strings.TrimSuffix(s, ".")
+	}
+	return p.Reason
+}
+
+// plural renders "1 pod", "2 pods".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // phaseClass maps kubectl's STATUS column to a chip colour.
@@ -512,6 +895,14 @@ func (v *view) openPanel(name string) {
 		c.root.Get("classList").Call("remove", "selected")
 		c.cls = ""
 	}
+	if t := v.tiles[v.panelNode]; t != nil {
+		t.el.Get("classList").Call("remove", "selected")
+		t.cls = ""
+	}
+	if t := v.tiles[name]; t != nil {
+		t.el.Get("classList").Call("add", "selected")
+		t.cls = ""
+	}
 	v.panelNode = name
 	if name == "" {
 		v.panel.Set("hidden", true)
@@ -521,8 +912,17 @@ func (v *view) openPanel(name string) {
 		c.root.Get("classList").Call("add", "selected")
 		c.cls = ""
 	}
+	v.placePanel()
 	v.panel.Set("hidden", false)
 	v.drawPanel()
+}
+
+// placePanel puts the panel's top edge under the header (whose height
+// changes when it wraps in a narrow window), so the clock controls stay
+// usable while the panel is open.
+func (v *view) placePanel() {
+	h := document.Call("querySelector", ".topbar").Get("offsetHeight").Int()
+	document.Get("documentElement").Get("style").Call("setProperty", "--topbar-h", strconv.Itoa(h)+"px")
 }
 
 // drawPanel lists, for the selected node, every check of
@@ -542,7 +942,7 @@ func (v *view) drawPanel() {
 	clear(body)
 
 	sec := el("section", "facts")
-	sec.Call("appendChild", textEl("p", "", fmt.Sprintf("STATUS %s · ROLES %s · %d pods", n.Status, n.Roles, len(n.Pods))))
+	sec.Call("appendChild", textEl("p", "", fmt.Sprintf("STATUS %s · ROLES %s · %s", n.Status, n.Roles, plural(len(n.Pods), "pod"))))
 	if len(n.Taints) > 0 {
 		kv := el("div", "kv")
 		for _, t := range n.Taints {
@@ -555,6 +955,28 @@ func (v *view) drawPanel() {
 		kv.Call("appendChild", textEl("span", "label", l))
 	}
 	appendAll(sec, appendAll(el("div", "group"), textEl("h3", "", "Labels"), kv))
+	// Pods that are stuck or failed, with the reason (the scheduler's
+	// message for a daemon pod pinned here that it cannot place).
+	stuck := el("ul", "stuck")
+	addStuck := func(p engine.PodView) {
+		if why := podWhy(p); why != "" {
+			li := el("li", "")
+			appendAll(li, document.Call("createTextNode", "pod "), textEl("code", "", p.Name),
+				document.Call("createTextNode", " is "+p.Status+": "+why))
+			stuck.Call("appendChild", li)
+		}
+	}
+	for _, p := range n.Pods {
+		addStuck(p)
+	}
+	for _, p := range v.snap.Pending {
+		if p.Target == n.Name {
+			addStuck(p)
+		}
+	}
+	if stuck.Get("childElementCount").Int() > 0 {
+		appendAll(sec, appendAll(el("div", "group"), textEl("h3", "", "Pods not running"), stuck))
+	}
 	body.Call("appendChild", sec)
 
 	if len(n.Daemons) == 0 {
@@ -567,6 +989,7 @@ func (v *view) drawPanel() {
 	for _, d := range n.Daemons {
 		box := el("div", "verdict")
 		box.Get("dataset").Set("ds", d.Name)
+		box.Get("dataset").Set("dsKey", d.DaemonSet)
 		sum := el("div", "summary")
 		flag := func(label string, b bool) js.Value {
 			if b {
@@ -578,7 +1001,7 @@ func (v *view) drawPanel() {
 			flag("shouldRun", d.ShouldRun),
 			flag("shouldContinueRunning", d.ShouldContinueRunning),
 			textEl("span", "flag", fmt.Sprintf("pods here: %d", d.Pods)))
-		appendAll(box, textEl("h4", "", d.Name), sum)
+		appendAll(box, textEl("h4", "", v.dsLabel(dsNamespace(d), d.Name)), sum)
 		ul := el("ul", "checks")
 		for _, ch := range d.Checks {
 			cls, mark := "fail", "✗"
