@@ -4,29 +4,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
-const loggingInstall = `apiVersion: v1
-kind: Namespace
-metadata:
-  name: logging
----
-apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: fluentd
-  namespace: logging
-spec:
-  selector:
-    matchLabels: {app: fluentd}
-  template:
-    metadata:
-      labels: {app: fluentd}
-    spec:
-      containers:
-      - name: fluentd
-        image: fluentd:v1
-`
+var loggingInstall = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: logging\n---\n" +
+	enginetest.DaemonSetYAML("logging", "fluentd", "fluentd:v1")
 
 // TestNamespaceLifecycle runs a namespace through create (an install file
 // with its Namespace first), deletion while its pods terminate gracefully

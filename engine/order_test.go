@@ -3,6 +3,8 @@ package engine
 import (
 	"reflect"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 // TestRunChunksOrder checks that Output.Chunks keeps stdout and stderr in
@@ -10,36 +12,8 @@ import (
 // concatenations of each stream.
 func TestRunChunksOrder(t *testing.T) {
 	s := New(Options{})
-	s.Files["r.yaml"] = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: r
-spec:
-  selector:
-    matchLabels: {app: r}
-  template:
-    metadata:
-      labels: {app: r}
-    spec:
-      containers:
-      - name: r
-        image: busybox:1.36
-`
-	s.Files["r2.yaml"] = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: r
-spec:
-  selector:
-    matchLabels: {app: r}
-  template:
-    metadata:
-      labels: {app: r}
-    spec:
-      containers:
-      - name: r
-        image: busybox:1.37
-`
+	s.Files["r.yaml"] = enginetest.DaemonSetYAML("", "r", "busybox:1.36")
+	s.Files["r2.yaml"] = enginetest.DaemonSetYAML("", "r", "busybox:1.37")
 	s.Files["bare.yaml"] = `apiVersion: v1
 kind: Pod
 metadata:

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 func TestSimulationRunKubectl(t *testing.T) {
@@ -30,21 +32,7 @@ func TestSimulationRunKubectl(t *testing.T) {
 
 func TestSimulationRunKubectlApply(t *testing.T) {
 	s := New(Options{})
-	s.Files["ds.yaml"] = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      containers:
-      - name: agent
-        image: busybox
-`
+	s.Files["ds.yaml"] = enginetest.DaemonSetYAML("", "agent", "busybox")
 	out := s.Run("kubectl apply -f ds.yaml")
 	if out.Stdout != "daemonset.apps/agent created\n" || out.ExitCode != 0 {
 		t.Fatalf("apply: %+v", out)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +27,6 @@ type Requirement struct {
 	Values   []string
 }
 
-var (
-	labelValueRe = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
-	nameRe       = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	dnsSubRe     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-)
-
 // ValidateLabelKey mirrors validation.IsQualifiedName for label keys: an
 // optional DNS-subdomain prefix and "/", then a name of at most 63
 // characters. It returns nil or an error in the API server's words.
@@ -42,11 +35,11 @@ func ValidateLabelKey(key string) error {
 	if i := strings.LastIndex(key, "/"); i >= 0 {
 		prefix := key[:i]
 		name = key[i+1:]
-		if len(prefix) == 0 || len(prefix) > 253 || !dnsSubRe.MatchString(prefix) {
+		if len(prefix) == 0 || len(prefix) > 253 || !dns1123SubdomainRe.MatchString(prefix) {
 			return fmt.Errorf("prefix part of %q must be a DNS subdomain", key)
 		}
 	}
-	if len(name) == 0 || len(name) > 63 || !nameRe.MatchString(name) {
+	if len(name) == 0 || len(name) > 63 || !qualifiedNameRe.MatchString(name) {
 		return fmt.Errorf("name part of %q must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (max 63 characters)", key)
 	}
 	return nil
@@ -213,19 +206,26 @@ func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
 		s.reqs = append(s.reqs, r)
 	}
 	for _, e := range ls.MatchExpressions {
-		switch e.Operator {
-		case SelectorOpIn, SelectorOpNotIn, SelectorOpExists, SelectorOpDoesNotExist:
-		default:
-			return Nothing(), fmt.Errorf("%q is not a valid label selector operator", e.Operator)
-		}
-		r, err := NewRequirement(e.Key, e.Operator, append([]string(nil), e.Values...))
-		if err != nil {
+		if err := s.addExpression("label", e.Key, e.Operator, e.Values, SelectorOpIn, SelectorOpNotIn, SelectorOpExists, SelectorOpDoesNotExist); err != nil {
 			return Nothing(), err
 		}
-		s.reqs = append(s.reqs, r)
 	}
 	sortReqs(s.reqs)
 	return s, nil
+}
+
+// addExpression checks that op is one of ops (else "%q is not a valid
+// <kind> selector operator") and ANDs the requirement key op values into s.
+func (s *Selector) addExpression(kind, key, op string, values []string, ops ...string) error {
+	if !contains(ops, op) {
+		return fmt.Errorf("%q is not a valid %s selector operator", op, kind)
+	}
+	r, err := NewRequirement(key, op, append([]string(nil), values...))
+	if err != nil {
+		return err
+	}
+	s.reqs = append(s.reqs, r)
+	return nil
 }
 
 // IsEmptyLabelSelector reports whether ls is the empty selector {} (neither

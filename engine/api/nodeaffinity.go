@@ -19,16 +19,9 @@ func NodeSelectorRequirementsAsSelector(reqs []NodeSelectorRequirement) (Selecto
 	}
 	s := Selector{everyone: true}
 	for _, e := range reqs {
-		switch e.Operator {
-		case SelectorOpIn, SelectorOpNotIn, SelectorOpExists, SelectorOpDoesNotExist, SelectorOpGt, SelectorOpLt:
-		default:
-			return Nothing(), fmt.Errorf("%q is not a valid node selector operator", e.Operator)
-		}
-		r, err := NewRequirement(e.Key, e.Operator, append([]string(nil), e.Values...))
-		if err != nil {
+		if err := s.addExpression("node", e.Key, e.Operator, e.Values, SelectorOpIn, SelectorOpNotIn, SelectorOpExists, SelectorOpDoesNotExist, SelectorOpGt, SelectorOpLt); err != nil {
 			return Nothing(), err
 		}
-		s.reqs = append(s.reqs, r)
 	}
 	sortReqs(s.reqs)
 	return s, nil

@@ -157,6 +157,22 @@ func (m *ObjectMeta) ControllerRef() *OwnerReference {
 	return nil
 }
 
+// RemoveOwnerReference drops the owner references to uid (what the
+// controller's release and the garbage collector's orphaning do), leaving
+// nil rather than an empty list.
+func (m *ObjectMeta) RemoveOwnerReference(uid string) {
+	out := m.OwnerReferences[:0]
+	for _, r := range m.OwnerReferences {
+		if r.UID != uid {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	m.OwnerReferences = out
+}
+
 // Unmodeled holds the fields of a manifest that the engine does not simulate,
 // as decoded generic YAML (map[string]any, []any, string, int, float64, bool,
 // nil), keyed by the dotted field path of the map that held them (for example

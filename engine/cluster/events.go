@@ -135,17 +135,12 @@ func (c *Cluster) record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 	c.eventKeys[e] = key
 }
 
-// expireEvents deletes events EventTTL after their last update and forgets
-// aggregation and spam records that no longer matter. It runs at most once
-// per virtual minute.
-func (c *Cluster) expireEvents() {
-	if c.now.Sub(c.eventsSwept) < time.Minute {
-		return
-	}
-	c.eventsSwept = c.now
+// removeEvents drops the events drop selects, with their index entries,
+// keeping the others in order.
+func (c *Cluster) removeEvents(drop func(*api.Event) bool) {
 	kept := c.events[:0]
 	for _, e := range c.events {
-		if c.now.Sub(e.LastTimestamp) >= EventTTL {
+		if drop(e) {
 			delete(c.eventIdx, c.eventKeys[e])
 			delete(c.eventKeys, e)
 			continue
@@ -154,6 +149,17 @@ func (c *Cluster) expireEvents() {
 	}
 	clear(c.events[len(kept):])
 	c.events = kept
+}
+
+// expireEvents deletes events EventTTL after their last update and forgets
+// aggregation and spam records that no longer matter. It runs at most once
+// per virtual minute.
+func (c *Cluster) expireEvents() {
+	if c.now.Sub(c.eventsSwept) < time.Minute {
+		return
+	}
+	c.eventsSwept = c.now
+	c.removeEvents(func(e *api.Event) bool { return c.now.Sub(e.LastTimestamp) >= EventTTL })
 	for k, r := range c.eventAgg {
 		if c.now.Sub(r.last) > EventAggregateInterval {
 			delete(c.eventAgg, k)

@@ -3,6 +3,8 @@ package cluster
 import (
 	"sort"
 	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
 )
 
 // PlacementVersion returns a counter that increases whenever a node is
@@ -14,11 +16,15 @@ func (c *Cluster) PlacementVersion() int64 { return c.placementGen }
 // PodOwnerUIDs returns the controller UIDs that own at least one pod, sorted
 // (the empty UID of pods without a controller is left out). The garbage
 // collector uses it to find pods whose owner is gone without scanning pods.
-func (c *Cluster) PodOwnerUIDs() []string {
-	out := make([]string, 0, len(c.podsByOwner))
-	for uid, m := range c.podsByOwner {
-		if uid != "" && len(m) > 0 {
-			out = append(out, uid)
+func (c *Cluster) PodOwnerUIDs() []string { return indexKeys(c.podsByOwner) }
+
+// indexKeys returns the non-empty keys of a pod index that still hold a
+// pod, sorted.
+func indexKeys(idx map[string]map[string]*api.Pod) []string {
+	out := make([]string, 0, len(idx))
+	for k, m := range idx {
+		if k != "" && len(m) > 0 {
+			out = append(out, k)
 		}
 	}
 	sort.Strings(out)
@@ -73,13 +79,4 @@ func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) e
 // PodNodeNames returns the node names that bound pods refer to, sorted
 // (nodes that no longer exist included). The pod GC uses it to find pods
 // bound to vanished nodes without scanning every pod.
-func (c *Cluster) PodNodeNames() []string {
-	out := make([]string, 0, len(c.podsByNode))
-	for n, m := range c.podsByNode {
-		if n != "" && len(m) > 0 {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (c *Cluster) PodNodeNames() []string { return indexKeys(c.podsByNode) }

@@ -159,17 +159,7 @@ func (c *Cluster) finalizeNamespace(name string) {
 			return
 		}
 	}
-	kept := c.events[:0]
-	for _, e := range c.events {
-		if e.Namespace == name {
-			delete(c.eventIdx, c.eventKeys[e])
-			delete(c.eventKeys, e)
-			continue
-		}
-		kept = append(kept, e)
-	}
-	clear(c.events[len(kept):])
-	c.events = kept
+	c.removeEvents(func(e *api.Event) bool { return e.Namespace == name })
 	delete(c.namespaces, name)
 	c.rv++
 }

@@ -269,7 +269,7 @@ func (dsc *DaemonSetsController) claimPods(ds *api.DaemonSet, sel api.Selector) 
 			claimed = append(claimed, p)
 			continue
 		}
-		removeOwnerRef(&p.ObjectMeta, ds.UID)
+		p.RemoveOwnerReference(ds.UID)
 		if err := c.UpdatePod(p); err == nil {
 			dsc.decide(ds, "ClaimPods", podObject(p), p.Spec.NodeName, "release",
 				"the pod's labels no longer match the DaemonSet's selector, so the controller releases it (it keeps running as an orphan)")

@@ -215,7 +215,7 @@ func (dsc *DaemonSetsController) constructHistory(ds *api.DaemonSet, sel api.Sel
 			if sel.Matches(r.Labels) {
 				histories = append(histories, r)
 			} else {
-				removeOwnerRef(&r.ObjectMeta, ds.UID)
+				r.RemoveOwnerReference(ds.UID)
 				_ = c.UpdateControllerRevision(r)
 				dsc.decide(ds, "constructHistory", "ControllerRevision/"+r.Namespace+"/"+r.Name, "", "release",
 					"its labels no longer match the DaemonSet's selector, so the controller gives it up")
@@ -361,17 +361,4 @@ func (dsc *DaemonSetsController) cleanupHistory(ds *api.DaemonSet, old []*api.Co
 			fmt.Sprintf("more old revisions than revisionHistoryLimit %d", limit))
 		toKill--
 	}
-}
-
-func removeOwnerRef(m *api.ObjectMeta, uid string) {
-	out := m.OwnerReferences[:0]
-	for _, r := range m.OwnerReferences {
-		if r.UID != uid {
-			out = append(out, r)
-		}
-	}
-	if len(out) == 0 {
-		out = nil
-	}
-	m.OwnerReferences = out
 }

@@ -112,7 +112,7 @@ func runAnnotate(inv *invocation) error {
 		}
 		var causes []string
 		for _, k := range sortedKeys(add) {
-			for _, msg := range isQualifiedName(k) {
+			for _, msg := range api.IsQualifiedName(k) {
 				causes = append(causes, fmt.Sprintf("metadata.annotations: Invalid value: %q: %s", k, msg))
 			}
 		}

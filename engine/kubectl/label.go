@@ -57,7 +57,7 @@ func parseLabels(spec []string) (map[string]string, []string, error) {
 			if len(parts) != 2 {
 				return nil, nil, &plainError{fmt.Sprintf("invalid label spec: %v", s)}
 			}
-			if errs := isValidLabelValue(parts[1]); len(errs) != 0 {
+			if errs := api.IsValidLabelValue(parts[1]); len(errs) != 0 {
 				return nil, nil, &plainError{fmt.Sprintf("invalid label value: %q: %s", s, strings.Join(errs, ";"))}
 			}
 			labels[parts[0]] = parts[1]
@@ -233,7 +233,7 @@ func runLabel(inv *invocation) error {
 func validateLabelKeys(o object, labels map[string]string) error {
 	var causes []string
 	for _, k := range sortedKeys(labels) {
-		for _, msg := range isQualifiedName(k) {
+		for _, msg := range api.IsQualifiedName(k) {
 			causes = append(causes, fmt.Sprintf("metadata.labels: Invalid value: %q: %s", k, msg))
 		}
 	}

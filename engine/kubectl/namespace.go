@@ -2,27 +2,10 @@ package kubectl
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
-
-const dns1123LabelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
-
-var dns1123LabelRe = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-
-// isDNS1123Label mirrors validation.IsDNS1123Label (namespace names).
-func isDNS1123Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !dns1123LabelRe.MatchString(v) {
-		errs = append(errs, regexError(dns1123LabelMsg, dns1123LabelFmt, "my-name", "123-abc"))
-	}
-	return errs
-}
 
 // isCreateNamespace reports whether kubectl create's arguments name the
 // namespace generator (`kubectl create namespace NAME`, alias ns).
@@ -48,7 +31,7 @@ func runCreateNamespace(inv *invocation, args []string) error {
 	}
 	name := args[0]
 	var causes []string
-	for _, msg := range isDNS1123Label(name) {
+	for _, msg := range api.IsDNS1123Label(name) {
 		causes = append(causes, fmt.Sprintf("metadata.name: Invalid value: %q: %s", name, msg))
 	}
 	c := inv.env.Cluster

@@ -18,57 +18,30 @@ type object struct {
 	source string
 }
 
+// wrap pairs a stored object (one of object.obj's types) with its type.
 func wrap(rt *resourceType, o any) object {
-	switch x := o.(type) {
-	case *api.DaemonSet:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
-	case *api.Pod:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
-	case *api.Node:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
-	case *api.ControllerRevision:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
-	case *api.Event:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
-	case *api.Namespace:
-		return object{rt: rt, meta: &x.ObjectMeta, obj: x}
+	x, ok := o.(interface{ GetObjectMeta() *api.ObjectMeta })
+	if !ok {
+		panic("kubectl: unknown object type")
 	}
-	panic("kubectl: unknown object type")
+	return object{rt: rt, meta: x.GetObjectMeta(), obj: o}
 }
 
 // listObjects returns the objects of a type in namespace ns (all namespaces
 // when allNS; cluster-scoped types ignore ns), in the API server's order:
 // namespace, then name.
 func listObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) []object {
-	var out []object
-	keep := func(m *api.ObjectMeta) bool { return !rt.namespaced || allNS || m.Namespace == ns }
 	switch rt {
 	case rtDaemonSets:
-		for _, d := range c.DaemonSets() {
-			if keep(&d.ObjectMeta) {
-				out = append(out, wrap(rt, d))
-			}
-		}
+		return wrapListed(rt, ns, allNS, c.DaemonSets())
 	case rtPods:
-		for _, p := range c.Pods() {
-			if keep(&p.ObjectMeta) {
-				out = append(out, wrap(rt, p))
-			}
-		}
+		return wrapListed(rt, ns, allNS, c.Pods())
 	case rtNodes:
-		for _, n := range c.Nodes() {
-			out = append(out, wrap(rt, n))
-		}
+		return wrapListed(rt, ns, allNS, c.Nodes())
 	case rtNamespaces:
-		for _, n := range c.Namespaces() {
-			out = append(out, wrap(rt, n))
-		}
+		return wrapListed(rt, ns, allNS, c.Namespaces())
 	case rtControllerRevisions:
-		for _, r := range c.ControllerRevisions() {
-			if keep(&r.ObjectMeta) {
-				out = append(out, wrap(rt, r))
-			}
-		}
+		return wrapListed(rt, ns, allNS, c.ControllerRevisions())
 	case rtEvents:
 		evs := append([]*api.Event(nil), c.Events()...)
 		sort.SliceStable(evs, func(i, j int) bool {
@@ -77,10 +50,18 @@ func listObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) []
 			}
 			return evs[i].Name < evs[j].Name
 		})
-		for _, e := range evs {
-			if keep(&e.ObjectMeta) {
-				out = append(out, wrap(rt, e))
-			}
+		return wrapListed(rt, ns, allNS, evs)
+	}
+	return nil
+}
+
+// wrapListed wraps the listed objects of rt that listObjects keeps: all of
+// a cluster-scoped type, else those in ns unless allNS.
+func wrapListed[T interface{ GetObjectMeta() *api.ObjectMeta }](rt *resourceType, ns string, allNS bool, list []T) []object {
+	var out []object
+	for _, o := range list {
+		if !rt.namespaced || allNS || o.GetObjectMeta().Namespace == ns {
+			out = append(out, wrap(rt, o))
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
 )
 
 // selector is a parsed label selector (labels.Selector): requirements ANDed.
@@ -230,7 +232,7 @@ func (p *selParser) parseRequirement() (*requirement, error) {
 		return nil, fmt.Errorf("found '%s', expected: identifier", t.lit)
 	}
 	key := t.lit
-	if errs := isQualifiedName(key); len(errs) > 0 {
+	if errs := api.IsQualifiedName(key); len(errs) > 0 {
 		return nil, fmt.Errorf("key: Invalid value: %q: %s", key, strings.Join(errs, "; "))
 	}
 	if la := p.lookahead(true); la.kind == tokEnd || la.kind == tokComma {
@@ -280,7 +282,7 @@ func (p *selParser) parseRequirement() (*requirement, error) {
 			}
 			continue
 		}
-		if errs := isValidLabelValue(v); len(errs) > 0 {
+		if errs := api.IsValidLabelValue(v); len(errs) > 0 {
 			return nil, fmt.Errorf("values[%d][%s]: Invalid value: %q: %s", i, key, v, strings.Join(errs, "; "))
 		}
 	}

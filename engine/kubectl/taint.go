@@ -127,14 +127,14 @@ func parseTaint(st string) (api.Taint, error) {
 		t.Key = kv[0]
 		if len(kv) == 2 {
 			t.Value = kv[1]
-			if errs := isValidLabelValue(t.Value); len(errs) > 0 {
+			if errs := api.IsValidLabelValue(t.Value); len(errs) > 0 {
 				return t, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
 			}
 		}
 	default:
 		return t, fmt.Errorf("invalid taint spec: %v", st)
 	}
-	if errs := isQualifiedName(t.Key); len(errs) > 0 {
+	if errs := api.IsQualifiedName(t.Key); len(errs) > 0 {
 		return t, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
 	}
 	return t, nil

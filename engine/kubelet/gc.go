@@ -141,13 +141,13 @@ func (g *GarbageCollector) Sync() {
 		switch {
 		case hasFinalizer(&ds.ObjectMeta, FinalizerOrphanDependents):
 			for _, p := range c.PodsOwnedBy(ds.UID) {
-				stripOwner(&p.ObjectMeta, ds.UID)
+				p.RemoveOwnerReference(ds.UID)
 				_ = c.UpdatePod(p)
 				g.decide(podObject(p), p.Spec.NodeName, "orphan", fmt.Sprintf("DaemonSet %s is deleted with --cascade=orphan: the pod keeps running without an owner", ds.Name))
 			}
 			for _, r := range c.ControllerRevisions() {
 				if ref := r.ControllerRef(); ref != nil && ref.UID == ds.UID {
-					stripOwner(&r.ObjectMeta, ds.UID)
+					r.RemoveOwnerReference(ds.UID)
 					_ = c.UpdateControllerRevision(r)
 				}
 			}
@@ -213,16 +213,3 @@ func (g *GarbageCollector) Sync() {
 }
 
 func dsObject(ds *api.DaemonSet) string { return "DaemonSet/" + ds.Namespace + "/" + ds.Name }
-
-func stripOwner(m *api.ObjectMeta, uid string) {
-	out := m.OwnerReferences[:0]
-	for _, r := range m.OwnerReferences {
-		if r.UID != uid {
-			out = append(out, r)
-		}
-	}
-	if len(out) == 0 {
-		out = nil
-	}
-	m.OwnerReferences = out
-}

@@ -213,43 +213,89 @@ func (a *applier) admit(doc *Document, namespace, resource, name string) []Diagn
 		kubectl: fmt.Sprintf("Error from server (%s): error when %s %q: %s", reason, a.verb(), doc.file, err.Error())}}
 }
 
-func (a *applier) planNamespace(doc *Document, ns *api.Namespace) (string, func() error, []Diagnostic) {
-	key := "Namespace/" + ns.Name
-	live, _ := a.pending[key].(*api.Namespace)
-	if live == nil {
-		live = a.c.Namespace(ns.Name)
+// objectPlan is what planObject needs to know of one kind: the store key
+// and the names in its messages, how to read the stored object, and how to
+// build, create and update it. T is a pointer to an API object.
+type objectPlan[T comparable] struct {
+	key      string // the pending key, "DaemonSet/ns/name"
+	res      string // kubectl's name for it, "daemonset.apps/name"
+	resource string // the server's resource, "daemonsets.apps"
+	name     string
+	stored   func() T
+	// build prepares the new object for a create, or returns the
+	// create's errors.
+	build func() (T, []Diagnostic)
+	// update builds the updated object from live, reports whether nothing
+	// changed, or returns the update's validation errors.
+	update      func(live T) (T, bool, []Diagnostic)
+	create, put func(T) error
+}
+
+// planObject is the create / update / unchanged flow kubectl apply, create
+// and replace share for every kind: the object as an earlier document of
+// this call left it, else the stored one, decides between a create
+// (refused by replace) and an update (refused by create).
+func planObject[T comparable](a *applier, doc *Document, p objectPlan[T]) (string, func() error, []Diagnostic) {
+	var none T
+	live, _ := a.pending[p.key].(T)
+	if live == none {
+		live = p.stored()
 	}
-	res := "namespace/" + ns.Name
-	if live == nil {
+	if live == none {
 		if a.mode == ModeReplace {
-			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("namespaces %q not found", ns.Name), "replacing")
+			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("%s %q not found", p.resource, p.name), "replacing")
 		}
-		if a.mode == ModeApply {
-			if ns.Annotations == nil {
-				ns.Annotations = map[string]string{}
-			}
-			ns.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+		obj, diags := p.build()
+		if diags != nil {
+			return "", nil, diags
 		}
-		ns.Status = api.NamespaceStatus{}
-		a.pending[key] = ns
-		return res + " created", func() error { return a.c.CreateNamespace(ns) }, nil
+		a.pending[p.key] = obj
+		return p.res + " created", func() error { return p.create(obj) }, nil
 	}
 	if a.mode == ModeCreate {
-		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("namespaces %q already exists", ns.Name), "creating")
+		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("%s %q already exists", p.resource, p.name), "creating")
 	}
-	upd, unchanged := a.updateNamespace(doc, ns, live)
+	upd, unchanged, diags := p.update(live)
+	if len(diags) > 0 {
+		return "", nil, diags
+	}
 	if unchanged {
-		return res + " unchanged", nil, nil
+		return p.res + " unchanged", nil, nil
 	}
-	a.pending[key] = upd
+	a.pending[p.key] = upd
 	verb := " configured"
 	if a.mode == ModeReplace {
 		verb = " replaced"
 	}
-	return res + verb, func() error {
-		upd, _ := a.updateNamespace(doc, ns, a.c.Namespace(ns.Name))
-		return a.c.UpdateNamespace(upd)
+	// recompute against the stored object at write time: an object created
+	// earlier in this file has its UID and resourceVersion only then
+	return p.res + verb, func() error {
+		upd, _, _ := p.update(p.stored())
+		return p.put(upd)
 	}, nil
+}
+
+func (a *applier) planNamespace(doc *Document, ns *api.Namespace) (string, func() error, []Diagnostic) {
+	return planObject(a, doc, objectPlan[*api.Namespace]{
+		key: "Namespace/" + ns.Name, res: "namespace/" + ns.Name, resource: "namespaces", name: ns.Name,
+		stored: func() *api.Namespace { return a.c.Namespace(ns.Name) },
+		build: func() (*api.Namespace, []Diagnostic) {
+			if a.mode == ModeApply {
+				if ns.Annotations == nil {
+					ns.Annotations = map[string]string{}
+				}
+				ns.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+			}
+			ns.Status = api.NamespaceStatus{}
+			return ns, nil
+		},
+		update: func(live *api.Namespace) (*api.Namespace, bool, []Diagnostic) {
+			upd, unchanged := a.updateNamespace(doc, ns, live)
+			return upd, unchanged, nil
+		},
+		create: a.c.CreateNamespace,
+		put:    a.c.UpdateNamespace,
+	})
 }
 
 // updateNamespace builds the updated namespace from live and the
@@ -281,52 +327,30 @@ func (a *applier) planDaemonSet(doc *Document, ds *api.DaemonSet) (string, func(
 	if ds.Namespace == "" {
 		ds.Namespace = api.DefaultNamespace
 	}
-	key := "DaemonSet/" + cluster.Key(ds.Namespace, ds.Name)
-	live, _ := a.pending[key].(*api.DaemonSet)
-	if live == nil {
-		live = a.c.DaemonSet(ds.Namespace, ds.Name)
-	}
-	res := "daemonset.apps/" + ds.Name
-	if live == nil {
-		if a.mode == ModeReplace {
-			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("daemonsets.apps %q not found", ds.Name), "replacing")
-		}
-		if diags := a.admit(doc, ds.Namespace, "daemonsets.apps", ds.Name); diags != nil {
-			return "", nil, diags
-		}
-		if ds.Annotations == nil {
-			ds.Annotations = map[string]string{}
-		}
-		ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = "1"
-		if a.mode == ModeApply {
-			ds.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
-		}
-		ds.Status = api.DaemonSetStatus{}
-		ds.Generation = 1
-		a.pending[key] = ds
-		return res + " created", func() error { return a.c.CreateDaemonSet(ds) }, nil
-	}
-	if a.mode == ModeCreate {
-		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("daemonsets.apps %q already exists", ds.Name), "creating")
-	}
-	upd, unchanged, diags := a.updateDaemonSet(doc, ds, live)
-	if len(diags) > 0 {
-		return "", nil, diags
-	}
-	if unchanged {
-		return res + " unchanged", nil, nil
-	}
-	a.pending[key] = upd
-	verb := " configured"
-	if a.mode == ModeReplace {
-		verb = " replaced"
-	}
-	// recompute against the stored object at write time: an object created
-	// earlier in this file has its UID and resourceVersion only then
-	return res + verb, func() error {
-		upd, _, _ := a.updateDaemonSet(doc, ds, a.c.DaemonSet(ds.Namespace, ds.Name))
-		return a.c.UpdateDaemonSet(upd)
-	}, nil
+	return planObject(a, doc, objectPlan[*api.DaemonSet]{
+		key: "DaemonSet/" + cluster.Key(ds.Namespace, ds.Name), res: "daemonset.apps/" + ds.Name, resource: "daemonsets.apps", name: ds.Name,
+		stored: func() *api.DaemonSet { return a.c.DaemonSet(ds.Namespace, ds.Name) },
+		build: func() (*api.DaemonSet, []Diagnostic) {
+			if diags := a.admit(doc, ds.Namespace, "daemonsets.apps", ds.Name); diags != nil {
+				return nil, diags
+			}
+			if ds.Annotations == nil {
+				ds.Annotations = map[string]string{}
+			}
+			ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = "1"
+			if a.mode == ModeApply {
+				ds.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+			}
+			ds.Status = api.DaemonSetStatus{}
+			ds.Generation = 1
+			return ds, nil
+		},
+		update: func(live *api.DaemonSet) (*api.DaemonSet, bool, []Diagnostic) {
+			return a.updateDaemonSet(doc, ds, live)
+		},
+		create: a.c.CreateDaemonSet,
+		put:    a.c.UpdateDaemonSet,
+	})
 }
 
 // updateDaemonSet builds the updated DaemonSet from live and the manifest's
@@ -380,48 +404,26 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 	if pod.Namespace == "" {
 		pod.Namespace = api.DefaultNamespace
 	}
-	key := "Pod/" + cluster.Key(pod.Namespace, pod.Name)
-	live, _ := a.pending[key].(*api.Pod)
-	if live == nil {
-		live = a.c.Pod(pod.Namespace, pod.Name)
-	}
-	res := "pod/" + pod.Name
-	if live == nil {
-		if a.mode == ModeReplace {
-			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("pods %q not found", pod.Name), "replacing")
-		}
-		if diags := a.admit(doc, pod.Namespace, "pods", pod.Name); diags != nil {
-			return "", nil, diags
-		}
-		if a.mode == ModeApply {
-			if pod.Annotations == nil {
-				pod.Annotations = map[string]string{}
+	return planObject(a, doc, objectPlan[*api.Pod]{
+		key: "Pod/" + cluster.Key(pod.Namespace, pod.Name), res: "pod/" + pod.Name, resource: "pods", name: pod.Name,
+		stored: func() *api.Pod { return a.c.Pod(pod.Namespace, pod.Name) },
+		build: func() (*api.Pod, []Diagnostic) {
+			if diags := a.admit(doc, pod.Namespace, "pods", pod.Name); diags != nil {
+				return nil, diags
 			}
-			pod.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
-		}
-		pod.Status = api.PodStatus{}
-		a.pending[key] = pod
-		return res + " created", func() error { return a.c.CreatePod(pod) }, nil
-	}
-	if a.mode == ModeCreate {
-		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("pods %q already exists", pod.Name), "creating")
-	}
-	upd, unchanged, diags := a.updatePod(doc, pod, live)
-	if len(diags) > 0 {
-		return "", nil, diags
-	}
-	if unchanged {
-		return res + " unchanged", nil, nil
-	}
-	a.pending[key] = upd
-	verb := " configured"
-	if a.mode == ModeReplace {
-		verb = " replaced"
-	}
-	return res + verb, func() error {
-		upd, _, _ := a.updatePod(doc, pod, a.c.Pod(pod.Namespace, pod.Name))
-		return a.c.UpdatePod(upd)
-	}, nil
+			if a.mode == ModeApply {
+				if pod.Annotations == nil {
+					pod.Annotations = map[string]string{}
+				}
+				pod.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
+			}
+			pod.Status = api.PodStatus{}
+			return pod, nil
+		},
+		update: func(live *api.Pod) (*api.Pod, bool, []Diagnostic) { return a.updatePod(doc, pod, live) },
+		create: a.c.CreatePod,
+		put:    a.c.UpdatePod,
+	})
 }
 
 // updatePod builds the updated pod from live and the manifest's pod, or
@@ -502,69 +504,53 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 }
 
 func (a *applier) planNode(doc *Document, n *api.Node) (string, func() error, []Diagnostic) {
-	key := "Node/" + n.Name
-	live, _ := a.pending[key].(*api.Node)
-	if live == nil {
-		live = a.c.Node(n.Name)
-	}
-	res := "node/" + n.Name
-	if live == nil {
-		if a.mode == ModeReplace {
-			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("nodes %q not found", n.Name), "replacing")
-		}
-		// A Node manifest joins a simulated kubelet: it registers like
-		// cluster.NewNode (labels, conditions, capacity), then takes the
-		// manifest's labels, annotations, taints and unschedulable.
-		opts := cluster.NodeOptions{}
-		if q, ok := n.Status.Capacity[api.ResourceCPU]; ok {
-			opts.CPU = q.String()
-		}
-		if q, ok := n.Status.Capacity[api.ResourceMemory]; ok {
-			opts.Memory = q.String()
-		}
-		if q, ok := n.Status.Capacity[api.ResourcePods]; ok {
-			opts.Pods = q.String()
-		}
-		node := a.c.NewNode(n.Name, a.c.NodeCount()+a.newNodes, opts)
-		a.newNodes++ // several nodes in one file get distinct addresses
-		for k, v := range n.Labels {
-			node.Labels[k] = v
-		}
-		node.Annotations = n.Annotations
-		if a.mode == ModeApply {
-			if node.Annotations == nil {
-				node.Annotations = map[string]string{}
+	return planObject(a, doc, objectPlan[*api.Node]{
+		key: "Node/" + n.Name, res: "node/" + n.Name, resource: "nodes", name: n.Name,
+		stored: func() *api.Node { return a.c.Node(n.Name) },
+		build: func() (*api.Node, []Diagnostic) {
+			// A Node manifest joins a simulated kubelet: it registers like
+			// cluster.NewNode (labels, conditions, capacity), then takes the
+			// manifest's labels, annotations, taints and unschedulable.
+			opts := cluster.NodeOptions{}
+			if q, ok := n.Status.Capacity[api.ResourceCPU]; ok {
+				opts.CPU = q.String()
 			}
-			node.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
-		}
-		node.Spec.Taints = n.Spec.Taints
-		node.Spec.Unschedulable = n.Spec.Unschedulable
-		if n.Spec.PodCIDR != "" {
-			node.Spec.PodCIDR = n.Spec.PodCIDR
-		}
-		if n.Status.Allocatable != nil && n.Status.Capacity == nil {
-			node.Status.Allocatable = n.Status.Allocatable
-		}
-		node.Extra = n.Extra
-		a.pending[key] = node
-		return res + " created", func() error { return a.c.CreateNode(node) }, nil
-	}
-	if a.mode == ModeCreate {
-		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("nodes %q already exists", n.Name), "creating")
-	}
-	upd, unchanged := a.updateNode(doc, n, live)
-	if unchanged {
-		return res + " unchanged", nil, nil
-	}
-	a.pending[key] = upd
-	verb := " configured"
-	if a.mode == ModeReplace {
-		verb = " replaced"
-	}
-	return res + verb, func() error {
-		upd, _ := a.updateNode(doc, n, a.c.Node(n.Name))
-		return a.c.UpdateNode(upd)
-	}, nil
+			if q, ok := n.Status.Capacity[api.ResourceMemory]; ok {
+				opts.Memory = q.String()
+			}
+			if q, ok := n.Status.Capacity[api.ResourcePods]; ok {
+				opts.Pods = q.String()
+			}
+			node := a.c.NewNode(n.Name, a.c.NodeCount()+a.newNodes, opts)
+			a.newNodes++ // several nodes in one file get distinct addresses
+			for k, v := range n.Labels {
+				node.Labels[k] = v
+			}
+			node.Annotations = n.Annotations
+			if a.mode == ModeApply {
+				if node.Annotations == nil {
+					node.Annotations = map[string]string{}
+				}
+				node.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
+			}
+			node.Spec.Taints = n.Spec.Taints
+			node.Spec.Unschedulable = n.Spec.Unschedulable
+			if n.Spec.PodCIDR != "" {
+				node.Spec.PodCIDR = n.Spec.PodCIDR
+			}
+			if n.Status.Allocatable != nil && n.Status.Capacity == nil {
+				node.Status.Allocatable = n.Status.Allocatable
+			}
+			node.Extra = n.Extra
+			return node, nil
+		},
+		update: func(live *api.Node) (*api.Node, bool, []Diagnostic) {
+			upd, unchanged := a.updateNode(doc, n, live)
+			return upd, unchanged, nil
+		},
+		create: a.c.CreateNode,
+		put:    a.c.UpdateNode,
+	})
 }
 
 // updateNode builds the updated node from live and the manifest's node.

@@ -306,11 +306,16 @@ func (d *decoder) typeErrAt(n *yaml.Node, path, msgPath, owner, goType string) {
 // an object (the server stops decoding there).
 func (d *decoder) badRequest(n *yaml.Node, path, msg, hint string) {
 	l, c := d.at(n)
-	diag := Diagnostic{File: d.file, Line: l, Column: c, Field: path, Message: msg, Hint: hint}
+	d.addBadRequest(Diagnostic{File: d.file, Line: l, Column: c, Field: path, Message: msg, Hint: hint})
+}
+
+// addBadRequest records diag, a decoding error: the first of the object
+// carries kubectl's BadRequest line, the others are silent.
+func (d *decoder) addBadRequest(diag Diagnostic) {
 	if !d.badReq {
 		d.badReq = true
 		diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
-			d.file, d.kind, d.version, d.kind, msg)
+			d.file, d.kind, d.version, d.kind, diag.Message)
 	} else {
 		diag.silent = true
 	}
@@ -395,6 +400,24 @@ func (d *decoder) fields(n *yaml.Node, path, owner, goType string) (kvs [][2]*ya
 		kvs = append(kvs, [2]*yaml.Node{k, v})
 	}
 	return kvs, true
+}
+
+// mapping decodes n, a mapping at path holding a goType field of owner:
+// field decodes the fields it knows (k at path p) and reports whether it
+// did; the others are kept in Extra as written. It returns false when n is
+// neither a mapping nor null (the type error is recorded).
+func (d *decoder) mapping(n *yaml.Node, path, owner, goType string, field func(k string, v *yaml.Node, p string) bool) bool {
+	d.record(path, n)
+	kvs, ok := d.fields(n, path, owner, goType)
+	for _, kv := range kvs {
+		k, v := kv[0].Value, kv[1]
+		p := join(path, k)
+		if !field(k, v, p) {
+			d.record(p, v)
+			d.keep(path, k, v)
+		}
+	}
+	return ok
 }
 
 // keep stores an unmodeled field in Extra under the path of its map.
@@ -492,7 +515,10 @@ func (d *decoder) int32v(n *yaml.Node, path, owner string) int32 {
 	return int32(i)
 }
 
-func (d *decoder) strings(n *yaml.Node, path, owner string) []string {
+// collection resolves n and records it at path; it returns n when it is a
+// node of kind, and nil for null or (with a type error naming goType) for
+// another kind.
+func (d *decoder) collection(n *yaml.Node, path, owner, goType string, kind yaml.Kind) *yaml.Node {
 	n = d.resolve(n)
 	if n == nil {
 		return nil
@@ -501,8 +527,15 @@ func (d *decoder) strings(n *yaml.Node, path, owner string) []string {
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
-	if n.Kind != yaml.SequenceNode {
-		d.typeErr(n, path, owner, "[]string")
+	if n.Kind != kind {
+		d.typeErr(n, path, owner, goType)
+		return nil
+	}
+	return n
+}
+
+func (d *decoder) strings(n *yaml.Node, path, owner string) []string {
+	if n = d.collection(n, path, owner, "[]string", yaml.SequenceNode); n == nil {
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -540,16 +573,7 @@ func (d *decoder) stringMap(n *yaml.Node, path, owner string) map[string]string 
 }
 
 func (d *decoder) anyMap(n *yaml.Node, path, owner string) map[string]any {
-	n = d.resolve(n)
-	if n == nil {
-		return nil
-	}
-	d.record(path, n)
-	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
-		return nil
-	}
-	if n.Kind != yaml.MappingNode {
-		d.typeErr(n, path, owner, "map[string]interface {}")
+	if n = d.collection(n, path, owner, "map[string]interface {}", yaml.MappingNode); n == nil {
 		return nil
 	}
 	m, _ := d.toAny(n).(map[string]any)
@@ -558,16 +582,7 @@ func (d *decoder) anyMap(n *yaml.Node, path, owner string) map[string]any {
 
 // list decodes a sequence, calling item for each element.
 func (d *decoder) list(n *yaml.Node, path, owner, goType string, item func(i int, n *yaml.Node, path string)) {
-	n = d.resolve(n)
-	if n == nil {
-		return
-	}
-	d.record(path, n)
-	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		d.typeErr(n, path, owner, goType)
+	if n = d.collection(n, path, owner, goType, yaml.SequenceNode); n == nil {
 		return
 	}
 	for i, c := range n.Content {

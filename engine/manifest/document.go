@@ -210,57 +210,28 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 	switch kind {
 	case "DaemonSet":
 		ds := &api.DaemonSet{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
-		d.object(top, &ds.ObjectMeta, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "spec":
-				d.daemonSetSpec(v, "spec", &ds.Spec)
-			default:
-				return false
-			}
-			return true
+		ds.Extra = d.object(top, &ds.ObjectMeta, map[string]func(*yaml.Node){
+			"spec": func(v *yaml.Node) { d.daemonSetSpec(v, "spec", &ds.Spec) },
 		})
-		ds.Extra = d.extra
 		obj, meta = ds, &ds.ObjectMeta
 	case "Pod":
 		pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
-		d.object(top, &pod.ObjectMeta, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "spec":
-				d.podSpec(v, "spec", &pod.Spec)
-			default:
-				return false
-			}
-			return true
+		pod.Extra = d.object(top, &pod.ObjectMeta, map[string]func(*yaml.Node){
+			"spec": func(v *yaml.Node) { d.podSpec(v, "spec", &pod.Spec) },
 		})
-		pod.Extra = d.extra
 		obj, meta = pod, &pod.ObjectMeta
 	case "Namespace":
 		ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
-		d.object(top, &ns.ObjectMeta, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "spec":
-				d.namespaceSpec(v, "spec", &ns.Spec)
-			default:
-				return false
-			}
-			return true
+		ns.Extra = d.object(top, &ns.ObjectMeta, map[string]func(*yaml.Node){
+			"spec": func(v *yaml.Node) { d.namespaceSpec(v, "spec", &ns.Spec) },
 		})
-		ns.Extra = d.extra
 		obj, meta = ns, &ns.ObjectMeta
 	case "Node":
 		node := &api.Node{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}}
-		d.object(top, &node.ObjectMeta, func(k string, v *yaml.Node) bool {
-			switch k {
-			case "spec":
-				d.nodeSpec(v, "spec", &node.Spec)
-			case "status":
-				d.nodeStatus(v, "status", &node.Status)
-			default:
-				return false
-			}
-			return true
+		node.Extra = d.object(top, &node.ObjectMeta, map[string]func(*yaml.Node){
+			"spec":   func(v *yaml.Node) { d.nodeSpec(v, "spec", &node.Spec) },
+			"status": func(v *yaml.Node) { d.nodeStatus(v, "status", &node.Status) },
 		})
-		node.Extra = d.extra
 		obj, meta = node, &node.ObjectMeta
 	}
 	d.flattenedKeys(ch, kind)
@@ -280,9 +251,17 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 }
 
 // object decodes the top-level mapping: apiVersion and kind (already read),
-// metadata, and kind-specific fields through f; status is dropped (as the
-// API server does) unless f takes it; unknown fields go to Extra.
-func (d *decoder) object(top *yaml.Node, meta *api.ObjectMeta, f func(k string, v *yaml.Node) bool) {
+// metadata, and the kind-specific fields through their decoder in fields;
+// status is dropped (as the API server does) unless fields takes it;
+// unknown fields go to the returned Extra.
+func (d *decoder) object(top *yaml.Node, meta *api.ObjectMeta, fields map[string]func(v *yaml.Node)) api.Unmodeled {
+	f := func(k string, v *yaml.Node) bool {
+		fn, ok := fields[k]
+		if ok {
+			fn(v)
+		}
+		return ok
+	}
 	d.record("", top)
 	kvs, _ := d.fields(top, "", d.kind, "map[string]interface {}")
 	for _, kv := range kvs {
@@ -304,6 +283,7 @@ func (d *decoder) object(top *yaml.Node, meta *api.ObjectMeta, f func(k string, 
 			}
 		}
 	}
+	return d.extra
 }
 
 // flattenedKeys reports mapping keys holding a colon (`metadata:name`):
@@ -344,14 +324,7 @@ func (d *decoder) flattenedKeys(ch chunk, kind string) {
 		if diag.Hint == "" {
 			diag.Hint = fmt.Sprintf("the key %q holds a colon: the line breaks of this manifest were probably lost; put each field on its own line", key)
 		}
-		if !d.badReq {
-			d.badReq = true
-			diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
-				d.file, d.kind, d.version, d.kind, msg)
-		} else {
-			diag.silent = true
-		}
-		d.diags = append(d.diags, diag)
+		d.addBadRequest(diag)
 	}
 }
 

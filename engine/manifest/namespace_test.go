@@ -6,26 +6,12 @@ import (
 	"testing"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 const loggingNS = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: logging\n"
 
-const loggingDS = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: fluentd
-  namespace: logging
-spec:
-  selector:
-    matchLabels: {app: fluentd}
-  template:
-    metadata:
-      labels: {app: fluentd}
-    spec:
-      containers:
-      - name: fluentd
-        image: fluentd:v1
-`
+var loggingDS = enginetest.DaemonSetYAML("logging", "fluentd", "fluentd:v1")
 
 // TestApplyNamespaces covers Namespace documents (created, unchanged,
 // configured) and the NamespaceLifecycle admission of namespaced objects:

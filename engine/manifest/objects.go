@@ -12,11 +12,7 @@ import (
 
 func (d *decoder) objectMeta(n *yaml.Node, path string, m *api.ObjectMeta) {
 	const owner = "ObjectMeta"
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, owner, "v1.ObjectMeta")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, owner, "v1.ObjectMeta", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "name":
 			m.Name = d.str(v, p, owner)
@@ -36,10 +32,10 @@ func (d *decoder) objectMeta(n *yaml.Node, path string, m *api.ObjectMeta) {
 			// and the API server ignores or overwrites them
 			d.record(p, v)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func (d *decoder) labelSelector(n *yaml.Node, path string) *api.LabelSelector {
@@ -48,25 +44,15 @@ func (d *decoder) labelSelector(n *yaml.Node, path string) *api.LabelSelector {
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
-	kvs, ok := d.fields(n, path, "DaemonSetSpec", "v1.LabelSelector")
-	if !ok {
-		return nil
-	}
 	s := &api.LabelSelector{}
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	ok := d.mapping(n, path, "DaemonSetSpec", "v1.LabelSelector", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "matchLabels":
 			s.MatchLabels = d.stringMap(v, p, owner)
 		case "matchExpressions":
 			d.list(v, p, owner, "[]v1.LabelSelectorRequirement", func(i int, n *yaml.Node, ip string) {
 				var r api.LabelSelectorRequirement
-				d.record(ip, n)
-				ekvs, _ := d.fields(n, ip, owner, "v1.LabelSelectorRequirement")
-				for _, ekv := range ekvs {
-					ek, ev := ekv[0].Value, ekv[1]
-					ep := join(ip, ek)
+				d.mapping(n, ip, owner, "v1.LabelSelectorRequirement", func(ek string, ev *yaml.Node, ep string) bool {
 					switch ek {
 					case "key":
 						r.Key = d.str(ev, ep, "LabelSelectorRequirement")
@@ -75,125 +61,105 @@ func (d *decoder) labelSelector(n *yaml.Node, path string) *api.LabelSelector {
 					case "values":
 						r.Values = d.strings(ev, ep, "LabelSelectorRequirement")
 					default:
-						d.record(ep, ev)
-						d.keep(ip, ek, ev)
+						return false
 					}
-				}
+					return true
+				})
 				s.MatchExpressions = append(s.MatchExpressions, r)
 			})
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
+		return true
+	})
+	if !ok {
+		return nil
 	}
 	return s
 }
 
 func (d *decoder) daemonSetSpec(n *yaml.Node, path string, s *api.DaemonSetSpec) {
 	const owner = "DaemonSetSpec"
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "DaemonSet", "v1.DaemonSetSpec")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "DaemonSet", "v1.DaemonSetSpec", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "selector":
 			s.Selector = d.labelSelector(v, p)
 		case "template":
 			d.podTemplate(v, p, &s.Template)
 		case "updateStrategy":
-			d.record(p, v)
-			skvs, _ := d.fields(v, p, owner, "v1.DaemonSetUpdateStrategy")
-			for _, skv := range skvs {
-				sk, sv := skv[0].Value, skv[1]
-				sp := join(p, sk)
+			d.mapping(v, p, owner, "v1.DaemonSetUpdateStrategy", func(sk string, sv *yaml.Node, sp string) bool {
 				switch sk {
 				case "type":
 					s.UpdateStrategy.Type = d.str(sv, sp, "DaemonSetUpdateStrategy")
 				case "rollingUpdate":
 					d.record(sp, sv)
 					if sv.Kind == yaml.ScalarNode && scalarKind(sv) == "null" {
-						continue
+						break
 					}
 					ru := &api.RollingUpdateDaemonSet{}
-					rkvs, ok := d.fields(sv, sp, "DaemonSetUpdateStrategy", "v1.RollingUpdateDaemonSet")
-					if !ok {
-						continue
-					}
-					for _, rkv := range rkvs {
-						rk, rv := rkv[0].Value, rkv[1]
-						rp := join(sp, rk)
+					ok := d.mapping(sv, sp, "DaemonSetUpdateStrategy", "v1.RollingUpdateDaemonSet", func(rk string, rv *yaml.Node, rp string) bool {
 						switch rk {
 						case "maxUnavailable":
 							ru.MaxUnavailable = d.intOrString(rv, rp, "RollingUpdateDaemonSet")
 						case "maxSurge":
 							ru.MaxSurge = d.intOrString(rv, rp, "RollingUpdateDaemonSet")
 						default:
-							d.record(rp, rv)
-							d.keep(sp, rk, rv)
+							return false
 						}
+						return true
+					})
+					if ok {
+						s.UpdateStrategy.RollingUpdate = ru
 					}
-					s.UpdateStrategy.RollingUpdate = ru
 				default:
-					d.record(sp, sv)
-					d.keep(p, sk, sv)
+					return false
 				}
-			}
+				return true
+			})
 		case "minReadySeconds":
 			s.MinReadySeconds = d.int32v(v, p, owner)
 		case "revisionHistoryLimit":
 			s.RevisionHistoryLimit = d.int32p(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func (d *decoder) podTemplate(n *yaml.Node, path string, t *api.PodTemplateSpec) {
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "DaemonSetSpec", "v1.PodTemplateSpec")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "DaemonSetSpec", "v1.PodTemplateSpec", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "metadata":
 			d.objectMeta(v, p, &t.ObjectMeta)
 		case "spec":
 			d.podSpec(v, p, &t.Spec)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 	const owner = "PodSpec"
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "PodTemplateSpec", "v1.PodSpec")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "PodTemplateSpec", "v1.PodSpec", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "volumes":
 			d.list(v, p, owner, "[]v1.Volume", func(i int, n *yaml.Node, ip string) {
 				vol := api.Volume{}
-				d.record(ip, n)
-				vkvs, _ := d.fields(n, ip, owner, "v1.Volume")
-				for _, vkv := range vkvs {
-					vk, vv := vkv[0].Value, vkv[1]
-					vp := join(ip, vk)
+				d.mapping(n, ip, owner, "v1.Volume", func(vk string, vv *yaml.Node, vp string) bool {
 					if vk == "name" {
 						vol.Name = d.str(vv, vp, "Volume")
-						continue
+						return true
 					}
 					d.record(vp, vv)
 					if vol.Source == nil {
 						vol.Source = map[string]any{}
 					}
 					vol.Source[vk] = d.toAny(vv)
-				}
+					return true
+				})
 				s.Volumes = append(s.Volumes, vol)
 			})
 		case "initContainers", "containers":
@@ -237,20 +203,16 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 		case "priority":
 			s.Priority = d.int32p(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func (d *decoder) toleration(n *yaml.Node, path string) api.Toleration {
 	const owner = "Toleration"
 	var t api.Toleration
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "PodSpec", "v1.Toleration")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "PodSpec", "v1.Toleration", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "key":
 			t.Key = d.str(v, p, owner)
@@ -263,21 +225,17 @@ func (d *decoder) toleration(n *yaml.Node, path string) api.Toleration {
 		case "tolerationSeconds":
 			t.TolerationSeconds = d.int64p(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 	return t
 }
 
 func (d *decoder) container(n *yaml.Node, path string) api.Container {
 	const owner = "Container"
 	var c api.Container
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "PodSpec", "v1.Container")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "PodSpec", "v1.Container", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "name":
 			c.Name = d.str(v, p, owner)
@@ -290,11 +248,7 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 		case "ports":
 			d.list(v, p, owner, "[]v1.ContainerPort", func(i int, n *yaml.Node, ip string) {
 				var cp api.ContainerPort
-				d.record(ip, n)
-				pkvs, _ := d.fields(n, ip, owner, "v1.ContainerPort")
-				for _, pkv := range pkvs {
-					pk, pv := pkv[0].Value, pkv[1]
-					pp := join(ip, pk)
+				d.mapping(n, ip, owner, "v1.ContainerPort", func(pk string, pv *yaml.Node, pp string) bool {
 					switch pk {
 					case "name":
 						cp.Name = d.str(pv, pp, "ContainerPort")
@@ -307,20 +261,16 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 					case "hostIP":
 						cp.HostIP = d.str(pv, pp, "ContainerPort")
 					default:
-						d.record(pp, pv)
-						d.keep(ip, pk, pv)
+						return false
 					}
-				}
+					return true
+				})
 				c.Ports = append(c.Ports, cp)
 			})
 		case "env":
 			d.list(v, p, owner, "[]v1.EnvVar", func(i int, n *yaml.Node, ip string) {
 				var e api.EnvVar
-				d.record(ip, n)
-				ekvs, _ := d.fields(n, ip, owner, "v1.EnvVar")
-				for _, ekv := range ekvs {
-					ek, ev := ekv[0].Value, ekv[1]
-					ep := join(ip, ek)
+				d.mapping(n, ip, owner, "v1.EnvVar", func(ek string, ev *yaml.Node, ep string) bool {
 					switch ek {
 					case "name":
 						e.Name = d.str(ev, ep, "EnvVar")
@@ -329,36 +279,28 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 					case "valueFrom":
 						e.ValueFrom = d.anyMap(ev, ep, "EnvVar")
 					default:
-						d.record(ep, ev)
-						d.keep(ip, ek, ev)
+						return false
 					}
-				}
+					return true
+				})
 				c.Env = append(c.Env, e)
 			})
 		case "resources":
-			d.record(p, v)
-			rkvs, _ := d.fields(v, p, owner, "v1.ResourceRequirements")
-			for _, rkv := range rkvs {
-				rk, rv := rkv[0].Value, rkv[1]
-				rp := join(p, rk)
+			d.mapping(v, p, owner, "v1.ResourceRequirements", func(rk string, rv *yaml.Node, rp string) bool {
 				switch rk {
 				case "limits":
 					c.Resources.Limits = d.quantities(rv, rp, "ResourceRequirements")
 				case "requests":
 					c.Resources.Requests = d.quantities(rv, rp, "ResourceRequirements")
 				default:
-					d.record(rp, rv)
-					d.keep(p, rk, rv)
+					return false
 				}
-			}
+				return true
+			})
 		case "volumeMounts":
 			d.list(v, p, owner, "[]v1.VolumeMount", func(i int, n *yaml.Node, ip string) {
 				var m api.VolumeMount
-				d.record(ip, n)
-				mkvs, _ := d.fields(n, ip, owner, "v1.VolumeMount")
-				for _, mkv := range mkvs {
-					mk, mv := mkv[0].Value, mkv[1]
-					mp := join(ip, mk)
+				d.mapping(n, ip, owner, "v1.VolumeMount", func(mk string, mv *yaml.Node, mp string) bool {
 					switch mk {
 					case "name":
 						m.Name = d.str(mv, mp, "VolumeMount")
@@ -369,10 +311,10 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 					case "subPath":
 						m.SubPath = d.str(mv, mp, "VolumeMount")
 					default:
-						d.record(mp, mv)
-						d.keep(ip, mk, mv)
+						return false
 					}
-				}
+					return true
+				})
 				c.VolumeMounts = append(c.VolumeMounts, m)
 			})
 		case "readinessProbe":
@@ -384,10 +326,10 @@ func (d *decoder) container(n *yaml.Node, path string) api.Container {
 		case "restartPolicy":
 			c.RestartPolicy = d.str(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 	return c
 }
 
@@ -400,14 +342,8 @@ func (d *decoder) probe(n *yaml.Node, path string) *api.Probe {
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
-	kvs, ok := d.fields(n, path, "Container", "v1.Probe")
-	if !ok {
-		return nil
-	}
 	pr := &api.Probe{}
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	ok := d.mapping(n, path, "Container", "v1.Probe", func(k string, v *yaml.Node, p string) bool {
 		switch {
 		case probeHandlers[k]:
 			d.record(p, v)
@@ -426,9 +362,12 @@ func (d *decoder) probe(n *yaml.Node, path string) *api.Probe {
 		case k == "failureThreshold":
 			pr.FailureThreshold = d.int32v(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
+		return true
+	})
+	if !ok {
+		return nil
 	}
 	return pr
 }
@@ -438,14 +377,8 @@ func (d *decoder) affinity(n *yaml.Node, path string) *api.Affinity {
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
-	kvs, ok := d.fields(n, path, "PodSpec", "v1.Affinity")
-	if !ok {
-		return nil
-	}
 	a := &api.Affinity{}
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	ok := d.mapping(n, path, "PodSpec", "v1.Affinity", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "nodeAffinity":
 			a.NodeAffinity = d.nodeAffinity(v, p)
@@ -454,9 +387,12 @@ func (d *decoder) affinity(n *yaml.Node, path string) *api.Affinity {
 		case "podAntiAffinity":
 			a.PodAntiAffinity = d.anyMap(v, p, "Affinity")
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
+		return true
+	})
+	if !ok {
+		return nil
 	}
 	return a
 }
@@ -467,62 +403,50 @@ func (d *decoder) nodeAffinity(n *yaml.Node, path string) *api.NodeAffinity {
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
-	kvs, ok := d.fields(n, path, "Affinity", "v1.NodeAffinity")
-	if !ok {
-		return nil
-	}
 	na := &api.NodeAffinity{}
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	ok := d.mapping(n, path, "Affinity", "v1.NodeAffinity", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "requiredDuringSchedulingIgnoredDuringExecution":
 			d.record(p, v)
 			if v.Kind == yaml.ScalarNode && scalarKind(v) == "null" {
-				continue
+				break
 			}
 			ns := &api.NodeSelector{}
-			skvs, ok := d.fields(v, p, owner, "v1.NodeSelector")
-			if !ok {
-				continue
-			}
-			for _, skv := range skvs {
-				sk, sv := skv[0].Value, skv[1]
-				sp := join(p, sk)
+			ok := d.mapping(v, p, owner, "v1.NodeSelector", func(sk string, sv *yaml.Node, sp string) bool {
 				if sk != "nodeSelectorTerms" {
-					d.record(sp, sv)
-					d.keep(p, sk, sv)
-					continue
+					return false
 				}
 				d.list(sv, sp, "NodeSelector", "[]v1.NodeSelectorTerm", func(i int, n *yaml.Node, ip string) {
 					ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, d.nodeSelectorTerm(n, ip))
 				})
+				return true
+			})
+			if ok {
+				na.RequiredDuringSchedulingIgnoredDuringExecution = ns
 			}
-			na.RequiredDuringSchedulingIgnoredDuringExecution = ns
 		case "preferredDuringSchedulingIgnoredDuringExecution":
 			d.list(v, p, owner, "[]v1.PreferredSchedulingTerm", func(i int, n *yaml.Node, ip string) {
 				var t api.PreferredSchedulingTerm
-				d.record(ip, n)
-				tkvs, _ := d.fields(n, ip, owner, "v1.PreferredSchedulingTerm")
-				for _, tkv := range tkvs {
-					tk, tv := tkv[0].Value, tkv[1]
-					tp := join(ip, tk)
+				d.mapping(n, ip, owner, "v1.PreferredSchedulingTerm", func(tk string, tv *yaml.Node, tp string) bool {
 					switch tk {
 					case "weight":
 						t.Weight = d.int32v(tv, tp, "PreferredSchedulingTerm")
 					case "preference":
 						t.Preference = d.nodeSelectorTerm(tv, tp)
 					default:
-						d.record(tp, tv)
-						d.keep(ip, tk, tv)
+						return false
 					}
-				}
+					return true
+				})
 				na.PreferredDuringSchedulingIgnoredDuringExecution = append(na.PreferredDuringSchedulingIgnoredDuringExecution, t)
 			})
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
+		return true
+	})
+	if !ok {
+		return nil
 	}
 	return na
 }
@@ -530,21 +454,13 @@ func (d *decoder) nodeAffinity(n *yaml.Node, path string) *api.NodeAffinity {
 func (d *decoder) nodeSelectorTerm(n *yaml.Node, path string) api.NodeSelectorTerm {
 	const owner = "NodeSelectorTerm"
 	var t api.NodeSelectorTerm
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "NodeSelector", "v1.NodeSelectorTerm")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "NodeSelector", "v1.NodeSelectorTerm", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "matchExpressions", "matchFields":
 			var rs []api.NodeSelectorRequirement
 			d.list(v, p, owner, "[]v1.NodeSelectorRequirement", func(i int, n *yaml.Node, ip string) {
 				var r api.NodeSelectorRequirement
-				d.record(ip, n)
-				rkvs, _ := d.fields(n, ip, owner, "v1.NodeSelectorRequirement")
-				for _, rkv := range rkvs {
-					rk, rv := rkv[0].Value, rkv[1]
-					rp := join(ip, rk)
+				d.mapping(n, ip, owner, "v1.NodeSelectorRequirement", func(rk string, rv *yaml.Node, rp string) bool {
 					switch rk {
 					case "key":
 						r.Key = d.str(rv, rp, "NodeSelectorRequirement")
@@ -553,10 +469,10 @@ func (d *decoder) nodeSelectorTerm(n *yaml.Node, path string) api.NodeSelectorTe
 					case "values":
 						r.Values = d.strings(rv, rp, "NodeSelectorRequirement")
 					default:
-						d.record(rp, rv)
-						d.keep(ip, rk, rv)
+						return false
 					}
-				}
+					return true
+				})
 				rs = append(rs, r)
 			})
 			if k == "matchExpressions" {
@@ -565,20 +481,16 @@ func (d *decoder) nodeSelectorTerm(n *yaml.Node, path string) api.NodeSelectorTe
 				t.MatchFields = rs
 			}
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 	return t
 }
 
 func (d *decoder) nodeSpec(n *yaml.Node, path string, s *api.NodeSpec) {
 	const owner = "NodeSpec"
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "Node", "v1.NodeSpec")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "Node", "v1.NodeSpec", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "podCIDR":
 			s.PodCIDR = d.str(v, p, owner)
@@ -587,11 +499,7 @@ func (d *decoder) nodeSpec(n *yaml.Node, path string, s *api.NodeSpec) {
 		case "taints":
 			d.list(v, p, owner, "[]v1.Taint", func(i int, n *yaml.Node, ip string) {
 				var t api.Taint
-				d.record(ip, n)
-				tkvs, _ := d.fields(n, ip, owner, "v1.Taint")
-				for _, tkv := range tkvs {
-					tk, tv := tkv[0].Value, tkv[1]
-					tp := join(ip, tk)
+				d.mapping(n, ip, owner, "v1.Taint", func(tk string, tv *yaml.Node, tp string) bool {
 					switch tk {
 					case "key":
 						t.Key = d.str(tv, tp, "Taint")
@@ -600,27 +508,23 @@ func (d *decoder) nodeSpec(n *yaml.Node, path string, s *api.NodeSpec) {
 					case "effect":
 						t.Effect = d.str(tv, tp, "Taint")
 					default: // timeAdded is set by the server
-						d.record(tp, tv)
-						d.keep(ip, tk, tv)
+						return false
 					}
-				}
+					return true
+				})
 				s.Taints = append(s.Taints, t)
 			})
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // nodeStatus keeps status.capacity and status.allocatable (so a Node
 // manifest can size the simulated node); the rest is kept as written.
 func (d *decoder) nodeStatus(n *yaml.Node, path string, s *api.NodeStatus) {
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "Node", "v1.NodeStatus")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "Node", "v1.NodeStatus", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "capacity":
 			s.Capacity = d.quantities(v, p, "NodeStatus")
@@ -630,27 +534,23 @@ func (d *decoder) nodeStatus(n *yaml.Node, path string, s *api.NodeStatus) {
 			// reported by the (simulated) kubelet, not taken from a manifest
 			d.record(p, v)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // namespaceSpec decodes a Namespace's spec (finalizers; the server sets
 // them anyway).
 func (d *decoder) namespaceSpec(n *yaml.Node, path string, s *api.NamespaceSpec) {
 	const owner = "NamespaceSpec"
-	d.record(path, n)
-	kvs, _ := d.fields(n, path, "Namespace", "v1.NamespaceSpec")
-	for _, kv := range kvs {
-		k, v := kv[0].Value, kv[1]
-		p := join(path, k)
+	d.mapping(n, path, "Namespace", "v1.NamespaceSpec", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "finalizers":
 			s.Finalizers = d.strings(v, p, owner)
 		default:
-			d.record(p, v)
-			d.keep(path, k, v)
+			return false
 		}
-	}
+		return true
+	})
 }

@@ -100,106 +100,7 @@ func (l *errList) at(pos string) {
 	}
 }
 
-// ---- apimachinery pkg/util/validation ----
-
-const (
-	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
-	qualifiedNameFmt    = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-	labelValueFmt       = "(" + qualifiedNameFmt + ")?"
-)
-
-var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
-	percentRE          = regexp.MustCompile(`^[0-9]+%$`)
-)
-
-func regexError(msg, fmtStr string, examples ...string) string {
-	if len(examples) == 0 {
-		return msg + " (regex used for validation is '" + fmtStr + "')"
-	}
-	msg += " (e.g. "
-	for i := range examples {
-		if i > 0 {
-			msg += " or "
-		}
-		msg += "'" + examples[i] + "', "
-	}
-	msg += "regex used for validation is '" + fmtStr + "')"
-	return msg
-}
-
-// isDNS1123Subdomain mirrors validation.IsDNS1123Subdomain.
-func isDNS1123Subdomain(v string) []string {
-	var errs []string
-	if len(v) > 253 {
-		errs = append(errs, "must be no more than 253 characters")
-	}
-	if !dns1123SubdomainRE.MatchString(v) {
-		errs = append(errs, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
-	}
-	return errs
-}
-
-// isDNS1123Label mirrors validation.IsDNS1123Label.
-func isDNS1123Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !dns1123LabelRE.MatchString(v) {
-		errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
-	}
-	return errs
-}
-
-// isQualifiedName mirrors validation.IsQualifiedName (label keys, annotation keys).
-func isQualifiedName(v string) []string {
-	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		var prefix string
-		prefix, name = parts[0], parts[1]
-		if len(prefix) == 0 {
-			errs = append(errs, "prefix part must be non-empty")
-		} else {
-			for _, e := range isDNS1123Subdomain(prefix) {
-				errs = append(errs, "prefix part "+e)
-			}
-		}
-	default:
-		return append(errs, "a qualified name "+regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", qualifiedNameFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
-	}
-	if len(name) == 0 {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > 63 {
-		errs = append(errs, "name part must be no more than 63 characters")
-	}
-	if !qualifiedNameRE.MatchString(name) {
-		errs = append(errs, "name part "+regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", qualifiedNameFmt, "MyName", "my.name", "123-abc"))
-	}
-	return errs
-}
-
-// isValidLabelValue mirrors validation.IsValidLabelValue.
-func isValidLabelValue(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !labelValueRE.MatchString(v) {
-		errs = append(errs, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, "MyValue", "my_value", "12345"))
-	}
-	return errs
-}
+var percentRE = regexp.MustCompile(`^[0-9]+%$`)
 
 func sortedKeys(m map[string]string) []string {
 	ks := make([]string, 0, len(m))
@@ -213,11 +114,11 @@ func sortedKeys(m map[string]string) []string {
 // validateLabels mirrors unversioned ValidateLabels.
 func (l *errList) validateLabels(m map[string]string, path string) {
 	for _, k := range sortedKeys(m) {
-		for _, msg := range isQualifiedName(k) {
+		for _, msg := range api.IsQualifiedName(k) {
 			l.invalid(path, k, msg)
 			l.at(join(path, k))
 		}
-		for _, msg := range isValidLabelValue(m[k]) {
+		for _, msg := range api.IsValidLabelValue(m[k]) {
 			l.invalid(path, m[k], msg)
 			l.at(join(path, k))
 		}
@@ -227,7 +128,7 @@ func (l *errList) validateLabels(m map[string]string, path string) {
 // validateAnnotations mirrors ValidateAnnotations (keys only; the size limit is not simulated).
 func (l *errList) validateAnnotations(m map[string]string, path string) {
 	for _, k := range sortedKeys(m) {
-		for _, msg := range isQualifiedName(strings.ToLower(k)) {
+		for _, msg := range api.IsQualifiedName(strings.ToLower(k)) {
 			l.invalid(path, k, msg)
 			l.at(join(path, k))
 		}
@@ -237,14 +138,14 @@ func (l *errList) validateAnnotations(m map[string]string, path string) {
 // validateObjectMeta mirrors ValidateObjectMeta with a DNS-1123 subdomain name.
 func (l *errList) validateObjectMeta(m *api.ObjectMeta, namespaced bool, path string) {
 	if m.GenerateName != "" {
-		for _, msg := range isDNS1123Subdomain(strings.TrimSuffix(m.GenerateName, "-")) {
+		for _, msg := range api.IsDNS1123Subdomain(strings.TrimSuffix(m.GenerateName, "-")) {
 			l.invalid(join(path, "generateName"), m.GenerateName, msg)
 		}
 	}
 	if m.Name == "" {
 		l.required(join(path, "name"), "name or generateName is required")
 	} else {
-		for _, msg := range isDNS1123Subdomain(m.Name) {
+		for _, msg := range api.IsDNS1123Subdomain(m.Name) {
 			l.invalid(join(path, "name"), m.Name, msg)
 		}
 	}
@@ -252,7 +153,7 @@ func (l *errList) validateObjectMeta(m *api.ObjectMeta, namespaced bool, path st
 		if m.Namespace == "" {
 			l.required(join(path, "namespace"), "")
 		} else {
-			for _, msg := range isDNS1123Label(m.Namespace) {
+			for _, msg := range api.IsDNS1123Label(m.Namespace) {
 				l.invalid(join(path, "namespace"), m.Namespace, msg)
 			}
 		}
@@ -283,11 +184,11 @@ func (l *errList) validateLabelSelector(s *api.LabelSelector, path string) {
 		default:
 			l.invalid(join(ip, "operator"), r.Operator, "not a valid selector operator")
 		}
-		for _, msg := range isQualifiedName(r.Key) {
+		for _, msg := range api.IsQualifiedName(r.Key) {
 			l.invalid(join(ip, "key"), r.Key, msg)
 		}
 		for j, v := range r.Values {
-			for _, msg := range isValidLabelValue(v) {
+			for _, msg := range api.IsValidLabelValue(v) {
 				l.invalid(index(join(ip, "values"), j), v, msg)
 			}
 		}
@@ -348,7 +249,7 @@ func (l *errList) validatePodSpec(s *api.PodSpec, path string) {
 		if v.Name == "" {
 			l.required(join(ip, "name"), "")
 		} else {
-			for _, msg := range isDNS1123Label(v.Name) {
+			for _, msg := range api.IsDNS1123Label(v.Name) {
 				l.invalid(join(ip, "name"), v.Name, msg)
 			}
 			if vols[v.Name] {
@@ -398,7 +299,7 @@ func (l *errList) validatePodSpec(s *api.PodSpec, path string) {
 		}
 	}
 	if s.NodeName != "" {
-		for _, msg := range isDNS1123Subdomain(s.NodeName) {
+		for _, msg := range api.IsDNS1123Subdomain(s.NodeName) {
 			l.invalid(join(path, "nodeName"), s.NodeName, msg)
 		}
 	}
@@ -412,7 +313,7 @@ func (l *errList) validateContainer(c *api.Container, path string, vols, names m
 	if c.Name == "" {
 		l.required(join(path, "name"), "")
 	} else {
-		for _, msg := range isDNS1123Label(c.Name) {
+		for _, msg := range api.IsDNS1123Label(c.Name) {
 			l.invalid(join(path, "name"), c.Name, msg)
 		}
 		if names[c.Name] {
@@ -530,7 +431,7 @@ func (l *errList) validateNodeSelectorTerm(t api.NodeSelectorTerm, path string) 
 		default:
 			l.invalid(join(ip, "operator"), r.Operator, "not a valid selector operator")
 		}
-		for _, msg := range isQualifiedName(r.Key) {
+		for _, msg := range api.IsQualifiedName(r.Key) {
 			l.invalid(join(ip, "key"), r.Key, msg)
 		}
 	}
@@ -555,7 +456,7 @@ func (l *errList) validateTolerations(ts []api.Toleration, path string) {
 	for i, t := range ts {
 		ip := index(path, i)
 		if t.Key != "" {
-			for _, msg := range isQualifiedName(t.Key) {
+			for _, msg := range api.IsQualifiedName(t.Key) {
 				l.invalid(join(ip, "key"), t.Key, msg)
 			}
 		}
@@ -567,7 +468,7 @@ func (l *errList) validateTolerations(ts []api.Toleration, path string) {
 		}
 		switch t.Operator {
 		case api.TolerationOpEqual, "":
-			if errs := isValidLabelValue(t.Value); len(errs) > 0 {
+			if errs := api.IsValidLabelValue(t.Value); len(errs) > 0 {
 				l.invalid(join(ip, "operator"), t.Value, strings.Join(errs, ";"))
 			}
 		case api.TolerationOpExists:
@@ -756,10 +657,10 @@ func validateNode(n *api.Node) errList {
 	seen := map[ke]bool{}
 	for i, t := range n.Spec.Taints {
 		ip := index("spec.taints", i)
-		for _, msg := range isQualifiedName(t.Key) {
+		for _, msg := range api.IsQualifiedName(t.Key) {
 			l.invalid(join(ip, "key"), t.Key, msg)
 		}
-		if errs := isValidLabelValue(t.Value); len(errs) > 0 {
+		if errs := api.IsValidLabelValue(t.Value); len(errs) > 0 {
 			l.invalid(join(ip, "value"), t.Value, strings.Join(errs, ";"))
 		}
 		if t.Effect == "" {
@@ -783,7 +684,7 @@ func validateNamespace(ns *api.Namespace) errList {
 	if ns.Name == "" {
 		l.required("metadata.name", "name or generateName is required")
 	} else {
-		for _, msg := range isDNS1123Label(ns.Name) {
+		for _, msg := range api.IsDNS1123Label(ns.Name) {
 			l.invalid("metadata.name", ns.Name, msg)
 		}
 	}

@@ -4,31 +4,17 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 // TestTranscriptOrder checks that a command's stdout and stderr appear in
 // the transcript in the order kubectl writes them (engine.Output.Chunks),
 // not stdout first and stderr after.
 func TestTranscriptOrder(t *testing.T) {
-	ds := func(image string) string {
-		return `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: r
-spec:
-  selector:
-    matchLabels: {app: r}
-  template:
-    metadata:
-      labels: {app: r}
-    spec:
-      containers:
-      - name: r
-        image: ` + image + "\n"
-	}
 	src := "kubectl apply -f v1.yaml\nwait rollout ds/r\nkubectl apply -f v2.yaml\nwait rollout ds/r\n" +
 		"kubectl rollout undo ds/r\n" +
-		"-- v1.yaml --\n" + ds("busybox:1.36") + "-- v2.yaml --\n" + ds("busybox:1.37")
+		"-- v1.yaml --\n" + enginetest.DaemonSetYAML("", "r", "busybox:1.36") + "-- v2.yaml --\n" + enginetest.DaemonSetYAML("", "r", "busybox:1.37")
 	sc, err := Parse("order.txtar", []byte(src))
 	if err != nil {
 		t.Fatal(err)

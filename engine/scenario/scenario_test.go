@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/")
@@ -61,28 +63,14 @@ func TestExamples(t *testing.T) {
 
 // TestDeterministic runs the same scenario twice and expects the same bytes.
 func TestDeterministic(t *testing.T) {
-	const src = `kubectl apply -f ds.yaml
+	src := `kubectl apply -f ds.yaml
 advance 30s
 kubectl get pods -o wide
 kubectl delete pod --all
 advance 30s
 kubectl get pods
 -- ds.yaml --
-apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      containers:
-      - name: agent
-        image: busybox:1.36
-`
+` + enginetest.DaemonSetYAML("", "agent", "busybox:1.36")
 	var runs [2]bytes.Buffer
 	for i := range runs {
 		sc, err := Parse("det.txtar", []byte(src))

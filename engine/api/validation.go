@@ -1,4 +1,4 @@
-package kubectl
+package api
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Validation helpers mirroring k8s.io/apimachinery/pkg/util/validation, with
-// its exact messages.
+// Name validation mirroring k8s.io/apimachinery/pkg/util/validation, with
+// its exact messages. Each Is* function returns nil or upstream's messages.
 
 const (
 	qualifiedNameFmt    = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
@@ -15,6 +15,7 @@ const (
 	labelValueFmt       = "(" + qualifiedNameFmt + ")?"
 	labelValueErrMsg    = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	dns1123LabelErrMsg  = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
 	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
 	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
 )
@@ -22,10 +23,11 @@ const (
 var (
 	qualifiedNameRe    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
 	labelValueRe       = regexp.MustCompile("^" + labelValueFmt + "$")
+	dns1123LabelRe     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
 	dns1123SubdomainRe = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
 )
 
-// regexError mirrors validation.RegexError (the double space before "or" is upstream's).
+// regexError mirrors validation.RegexError.
 func regexError(msg, format string, examples ...string) string {
 	if len(examples) == 0 {
 		return msg + " (regex used for validation is '" + format + "')"
@@ -42,8 +44,8 @@ func regexError(msg, format string, examples ...string) string {
 
 func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
 
-// isDNS1123Subdomain mirrors validation.IsDNS1123Subdomain.
-func isDNS1123Subdomain(v string) []string {
+// IsDNS1123Subdomain mirrors validation.IsDNS1123Subdomain.
+func IsDNS1123Subdomain(v string) []string {
 	var errs []string
 	if len(v) > 253 {
 		errs = append(errs, maxLenError(253))
@@ -54,8 +56,21 @@ func isDNS1123Subdomain(v string) []string {
 	return errs
 }
 
-// isQualifiedName mirrors validation.IsQualifiedName (label keys, taint keys).
-func isQualifiedName(v string) []string {
+// IsDNS1123Label mirrors validation.IsDNS1123Label (namespace names).
+func IsDNS1123Label(v string) []string {
+	var errs []string
+	if len(v) > 63 {
+		errs = append(errs, maxLenError(63))
+	}
+	if !dns1123LabelRe.MatchString(v) {
+		errs = append(errs, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+	}
+	return errs
+}
+
+// IsQualifiedName mirrors validation.IsQualifiedName (label, annotation
+// and taint keys).
+func IsQualifiedName(v string) []string {
 	var errs []string
 	parts := strings.Split(v, "/")
 	var name string
@@ -67,8 +82,8 @@ func isQualifiedName(v string) []string {
 		name = parts[1]
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
-		} else if msgs := isDNS1123Subdomain(prefix); len(msgs) != 0 {
-			for _, m := range msgs {
+		} else {
+			for _, m := range IsDNS1123Subdomain(prefix) {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
@@ -87,8 +102,8 @@ func isQualifiedName(v string) []string {
 	return errs
 }
 
-// isValidLabelValue mirrors validation.IsValidLabelValue.
-func isValidLabelValue(v string) []string {
+// IsValidLabelValue mirrors validation.IsValidLabelValue.
+func IsValidLabelValue(v string) []string {
 	var errs []string
 	if len(v) > 63 {
 		errs = append(errs, maxLenError(63))

@@ -1,0 +1,25 @@
+// Package enginetest holds fixtures that the engine packages' tests share.
+package enginetest
+
+// DaemonSetYAML returns the smallest DaemonSet manifest: name, selected
+// and labelled app=name, with one container named name running image. The
+// namespace line is left out when namespace is empty.
+func DaemonSetYAML(namespace, name, image string) string {
+	ns := ""
+	if namespace != "" {
+		ns = "  namespace: " + namespace + "\n"
+	}
+	return `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: ` + name + "\n" + ns + `spec:
+  selector:
+    matchLabels: {app: ` + name + `}
+  template:
+    metadata:
+      labels: {app: ` + name + `}
+    spec:
+      containers:
+      - name: ` + name + `
+        image: ` + image + "\n"
+}
