@@ -301,6 +301,9 @@ type PodSpec struct {
 	Tolerations                   []Toleration      `json:"tolerations,omitempty"`
 	PriorityClassName             string            `json:"priorityClassName,omitempty"`
 	Priority                      *int32            `json:"priority,omitempty"`
+	// PreemptionPolicy is set by the Priority admission plugin from the
+	// pod's PriorityClass ("PreemptLowerPriority" or "Never").
+	PreemptionPolicy *string `json:"preemptionPolicy,omitempty"`
 }
 
 // Volume mirrors core/v1 Volume: the name plus the source as written

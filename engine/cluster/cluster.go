@@ -358,16 +358,25 @@ func (c *Cluster) index(key string, p *api.Pod) {
 }
 
 // CreatePod stores a new pod. An empty name with generateName set gets a
-// generated name; namespace defaults to "default". Errors: AlreadyExists,
-// or Invalid when neither name nor generateName is set.
+// generated name; namespace defaults to "default". The pod admission
+// plugins run first: Priority (AdmitPodPriority), DefaultTolerationSeconds
+// and ServiceAccount (AdmitServiceAccount). Errors: Forbidden from
+// AdmitPodPriority, AlreadyExists, or Invalid when neither name nor
+// generateName is set.
 func (c *Cluster) CreatePod(p *api.Pod) error {
 	if p.Namespace == "" {
 		p.Namespace = api.DefaultNamespace
 	}
+	if p.Name == "" && p.GenerateName == "" {
+		return fmt.Errorf("Pod \"\" is invalid: metadata.name: Required value: name or generateName is required")
+	}
+	// The Priority admission plugin runs before the name is generated: a
+	// refused generateName pod is named by its prefix (`pods "fluentd-" is
+	// forbidden: ...`), and a refused pod changes nothing.
+	if err := AdmitPodPriority(p); err != nil {
+		return err
+	}
 	if p.Name == "" {
-		if p.GenerateName == "" {
-			return fmt.Errorf("Pod \"\" is invalid: metadata.name: Required value: name or generateName is required")
-		}
 		for {
 			name := c.GenerateName(p.GenerateName)
 			if _, taken := c.pods[Key(p.Namespace, name)]; !taken {
@@ -385,6 +394,7 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 	// already tolerate them gets not-ready and unreachable NoExecute
 	// tolerations for 300 s (plugin/pkg/admission/defaulttolerationseconds).
 	api.AddDefaultTolerationSeconds(&p.Spec)
+	c.AdmitServiceAccount(p)
 	if p.UID == "" {
 		p.UID = c.NewUID()
 	}

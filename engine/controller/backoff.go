@@ -60,3 +60,6 @@ func (b *Backoff) until(key string) time.Time {
 	e := b.entries[key]
 	return e.lastUpdate.Add(e.backoff)
 }
+
+// Reset forgets the key (the rate limiter's Forget after a sync without errors).
+func (b *Backoff) Reset(key string) { delete(b.entries, key) }

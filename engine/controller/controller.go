@@ -32,6 +32,11 @@ const (
 	// before another failed pod on the same node is deleted.
 	FailedPodsBackoffInitial = time.Second
 	FailedPodsBackoffMax     = 15 * time.Minute
+	// SyncErrorBackoffInitial and SyncErrorBackoffMax bound the requeue
+	// delay of a DaemonSet whose sync failed (a refused pod create): the
+	// work queue's DefaultControllerRateLimiter, 5 ms doubling to 1000 s.
+	SyncErrorBackoffInitial = 5 * time.Millisecond
+	SyncErrorBackoffMax     = 1000 * time.Second
 )
 
 // Event reasons of the DaemonSet controller.
@@ -51,6 +56,9 @@ type DaemonSetsController struct {
 	BurstReplicas int
 
 	failedPodsBackoff *Backoff
+	// syncErrorBackoff delays the next create attempt of a DaemonSet (by
+	// UID) after a refused create, as the work queue's rate limiter does.
+	syncErrorBackoff *Backoff
 
 	// lastVerdict remembers the verdict last reported per DaemonSet and
 	// node, so that a "skip" decision is recorded when it changes, not on
@@ -79,6 +87,7 @@ func NewDaemonSetsController(c *cluster.Cluster) *DaemonSetsController {
 		c:                 c,
 		BurstReplicas:     BurstReplicas,
 		failedPodsBackoff: NewBackoff(FailedPodsBackoffInitial, FailedPodsBackoffMax),
+		syncErrorBackoff:  NewBackoff(SyncErrorBackoffInitial, SyncErrorBackoffMax),
 		lastVerdict:       map[verdictKey]verdictCode{},
 		selectingAll:      map[string]bool{},
 		lastWait:          map[string]string{},
@@ -467,18 +476,33 @@ func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []pod
 	createDiff := min(len(nodesNeedingDaemonPods), dsc.BurstReplicas)
 	deleteDiff := min(len(podsToDelete), dsc.BurstReplicas)
 
+	// A DaemonSet whose last creates were refused waits for its requeue.
+	if createDiff > 0 && dsc.syncErrorBackoff.IsInBackOffSinceUpdate(ds.UID, c.Now()) {
+		c.WakeAt(dsc.syncErrorBackoff.until(ds.UID))
+		createDiff = 0
+	}
 	if createDiff > 0 {
 		template := CreatePodTemplate(&ds.Spec.Template, GetTemplateGeneration(ds), hash)
 		batch := 0
 		batchSize := min(createDiff, SlowStartInitialBatchSize)
-		for pos := 0; createDiff > pos; batchSize, pos = min(2*batchSize, createDiff-(pos+batchSize)), pos+batchSize {
+		failed := false
+		for pos := 0; createDiff > pos && !failed; batchSize, pos = min(2*batchSize, createDiff-(pos+batchSize)), pos+batchSize {
 			batch++
 			for i := pos; i < pos+batchSize; i++ {
 				want := nodesNeedingDaemonPods[i]
 				nodeName := want.node
 				pod := newDaemonPod(ds, &template, nodeName)
 				if err := c.CreatePod(pod); err != nil {
+					// slowStartBatch stops after a batch with an error; the
+					// sync fails and the DaemonSet is requeued rate-limited
 					dsc.event(ds, api.EventTypeWarning, "FailedCreate", "Error creating: "+err.Error())
+					if !failed {
+						failed = true
+						dsc.syncErrorBackoff.Next(ds.UID, c.Now())
+						c.WakeAt(dsc.syncErrorBackoff.until(ds.UID))
+						dsc.decide(ds, "syncNodes", "", nodeName, "skip", fmt.Sprintf(
+							"the API server refused the pod (%v); the DaemonSet is retried after %s, doubling up to 1000s", err, dsc.syncErrorBackoff.Get(ds.UID)))
+					}
 					continue
 				}
 				dsc.event(ds, api.EventTypeNormal, SuccessfulCreateReason, "Created pod: "+pod.Name)
@@ -492,6 +516,9 @@ func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []pod
 				}
 				dsc.decide(ds, fn, podObject(pod), nodeName, "create", reason)
 			}
+		}
+		if !failed {
+			dsc.syncErrorBackoff.Reset(ds.UID)
 		}
 	}
 	for i := 0; i < deleteDiff; i++ {

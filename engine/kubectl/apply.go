@@ -117,8 +117,15 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
 		}
 	}
+	var warnings []string
+	if mode == manifest.ModeApply {
+		warnings = missingLastAppliedWarnings(inv.env.Cluster, docs)
+	}
 	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
-	for _, l := range lines {
+	for i, l := range lines {
+		if i < len(warnings) && warnings[i] != "" {
+			inv.errOut.WriteString(warnings[i])
+		}
 		if f.String("output") == "name" {
 			if i := strings.LastIndex(l, " "); i > 0 {
 				l = l[:i]
@@ -185,4 +192,57 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 		objs = append(objs, o)
 	}
 	return objs, errs, nil
+}
+
+// warningNoLastAppliedConfigAnnotation is kubectl apply's warning for an
+// existing object that apply did not create (apply.go, same name): %[1]s
+// is info.ObjectName() (resource/name), %[2]s the annotation, %[3]s "kubectl".
+const warningNoLastAppliedConfigAnnotation = "Warning: resource %[1]s is missing the %[2]s annotation which is required by %[3]s apply. %[3]s apply should only be used on resources created declaratively by either %[3]s create --save-config or %[3]s apply. The missing annotation will be patched automatically.\n"
+
+// missingLastAppliedWarnings returns, for every document manifest.ApplyTo
+// writes (not skipped, with an object; the order of its lines), kubectl
+// apply's warning when the object exists without the
+// last-applied-configuration annotation (applyOneObject), else "".
+func missingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []string {
+	var out []string
+	for _, d := range docs {
+		if d.Skipped || d.Object == nil {
+			continue
+		}
+		var meta *api.ObjectMeta
+		resource := ""
+		if d.Namespace == "" {
+			d.Namespace = api.DefaultNamespace
+		}
+		switch o := d.Object.(type) {
+		case *api.DaemonSet:
+			resource = "daemonsets"
+			if live := c.DaemonSet(d.Namespace, o.Name); live != nil {
+				meta = &live.ObjectMeta
+			}
+		case *api.Pod:
+			resource = "pods"
+			if live := c.Pod(d.Namespace, o.Name); live != nil {
+				meta = &live.ObjectMeta
+			}
+		case *api.Node:
+			resource = "nodes"
+			if live := c.Node(o.Name); live != nil {
+				meta = &live.ObjectMeta
+			}
+		case *api.Namespace:
+			resource = "namespaces"
+			if live := c.Namespace(o.Name); live != nil {
+				meta = &live.ObjectMeta
+			}
+		}
+		w := ""
+		if meta != nil {
+			if _, ok := meta.Annotations[api.LastAppliedConfigAnnotation]; !ok {
+				w = fmt.Sprintf(warningNoLastAppliedConfigAnnotation, resource+"/"+meta.Name, api.LastAppliedConfigAnnotation, "kubectl")
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }

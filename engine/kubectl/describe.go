@@ -598,10 +598,14 @@ func describeVolumes(w *prefixWriter, vols []api.Volume, space string) {
 		w.write(1, "%s%v:\n", nameIndent, v.Name)
 		switch {
 		case v.Source["hostPath"] != nil:
+			// printHostPathVolumeSource: <none> only when type is unset; the
+			// API server defaults it to "" (SetDefaults_HostPathVolumeSource)
 			h := v.Source["hostPath"]
-			t := get(h, "type")
-			if t == "" {
-				t = "<none>"
+			t := "<none>"
+			if hm, ok := h.(map[string]any); ok {
+				if tv, set := hm["type"]; set && tv != nil {
+					t = fmt.Sprint(tv)
+				}
 			}
 			w.write(2, "Type:\tHostPath (bare host directory volume)\n    Path:\t%v\n    HostPathType:\t%v\n", get(h, "path"), t)
 		case v.Source["emptyDir"] != nil:
@@ -618,12 +622,45 @@ func describeVolumes(w *prefixWriter, vols []api.Volume, space string) {
 			h := v.Source["configMap"]
 			w.write(2, "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%v\n    Optional:\t%v\n", get(h, "name"), get(h, "optional") == "true")
 		case v.Source["projected"] != nil:
-			w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
+			printProjectedVolumeSource(w, v.Source["projected"])
 		case v.Source["persistentVolumeClaim"] != nil:
 			h := v.Source["persistentVolumeClaim"]
 			w.write(2, "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%v\n    ReadOnly:\t%v\n", get(h, "claimName"), get(h, "readOnly") == "true")
 		default:
 			w.write(1, "<unknown>\n")
+		}
+	}
+}
+
+// printProjectedVolumeSource mirrors describe's printProjectedVolumeSource:
+// one line (or two) per source. Optional is a *bool printed with %v
+// upstream: <nil> when unset (a set one prints a pointer there; its value here).
+func printProjectedVolumeSource(w *prefixWriter, projected any) {
+	w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
+	pm, _ := projected.(map[string]any)
+	sources, _ := pm["sources"].([]any)
+	optional := func(m map[string]any) string {
+		if b, ok := m["optional"].(bool); ok {
+			return fmt.Sprint(b)
+		}
+		return "<nil>"
+	}
+	str := func(m map[string]any, k string) string {
+		if m[k] == nil {
+			return ""
+		}
+		return fmt.Sprint(m[k])
+	}
+	for _, src := range sources {
+		sm, _ := src.(map[string]any)
+		if m, ok := sm["secret"].(map[string]any); ok {
+			w.write(2, "SecretName:\t%v\n    SecretOptionalName:\t%v\n", str(m, "name"), optional(m))
+		} else if _, ok := sm["downwardAPI"].(map[string]any); ok {
+			w.write(2, "DownwardAPI:\ttrue\n")
+		} else if m, ok := sm["configMap"].(map[string]any); ok {
+			w.write(2, "ConfigMapName:\t%v\n    ConfigMapOptional:\t%v\n", str(m, "name"), optional(m))
+		} else if m, ok := sm["serviceAccountToken"].(map[string]any); ok {
+			w.write(2, "TokenExpirationSeconds:\t%v\n", str(m, "expirationSeconds"))
 		}
 	}
 }

@@ -468,7 +468,7 @@ func rolloutSetup(c *cluster.Cluster) {
 	ds.Annotations = map[string]string{api.DeprecatedTemplateGenerationAnnotation: "1"}
 	tmpl := func(image string) string {
 		return `{"spec":{"template":{"metadata":{"labels":{"app":"fluentd"}},"spec":{"containers":[{"name":"fluentd","image":"` + image +
-			`","resources":{},"ports":[{"containerPort":24224,"protocol":"TCP"}]}],"volumes":[{"name":"varlog","hostPath":{"path":"/var/log"}}],"terminationGracePeriodSeconds":30},"$patch":"replace"}}}`
+			`","resources":{},"ports":[{"containerPort":24224,"protocol":"TCP"}]}],"volumes":[{"name":"varlog","hostPath":{"path":"/var/log","type":""}}],"terminationGracePeriodSeconds":30},"$patch":"replace"}}}`
 	}
 	c.ControllerRevision("default", "fluentd-6f7d8c9b5d").Data = tmpl("fluentd:v1.16")
 	r2 := &api.ControllerRevision{

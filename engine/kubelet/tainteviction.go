@@ -19,6 +19,10 @@ type TaintEviction struct {
 	c *cluster.Cluster
 	// scheduled maps pod UID to its pending eviction.
 	scheduled map[string]eviction
+	// done holds the pods (by UID) already evicted: the timed worker queue
+	// keeps a finished key so the same pod is not handled twice
+	// (TimedWorkerQueue.AddWork skips existing work).
+	done map[string]eviction
 }
 
 type eviction struct {
@@ -28,7 +32,7 @@ type eviction struct {
 
 // NewTaintEviction returns the controller.
 func NewTaintEviction(c *cluster.Cluster) *TaintEviction {
-	return &TaintEviction{c: c, scheduled: map[string]eviction{}}
+	return &TaintEviction{c: c, scheduled: map[string]eviction{}, done: map[string]eviction{}}
 }
 
 // getMatchingTolerations mirrors the upstream helper: whether every taint is
@@ -88,13 +92,21 @@ func (te *TaintEviction) Sync() {
 			continue
 		}
 		for _, p := range c.PodsOnNode(n.Name) {
-			if p.DeletionTimestamp != nil {
+			if _, done := te.done[p.UID]; done {
 				continue
 			}
 			ok, used := getMatchingTolerations(taints, p.Spec.Tolerations)
 			if !ok {
+				// A pod another controller is already deleting (the DaemonSet
+				// controller reacts to the same node update) is still handled:
+				// processPodOnNode does not look at deletionTimestamp, so a
+				// real cluster shows both the DaemonSet's SuccessfulDelete and
+				// the pod's TaintManagerEviction.
 				delete(te.scheduled, p.UID)
 				te.evict(p, n, fmt.Sprintf("it does not tolerate the NoExecute taint(s) on %s", n.Name))
+				continue
+			}
+			if p.DeletionTimestamp != nil {
 				continue
 			}
 			d := getMinTolerationTime(used)
@@ -122,6 +134,11 @@ func (te *TaintEviction) Sync() {
 			}
 		}
 	}
+	for uid, ev := range te.done {
+		if p := c.Pod(ev.namespace, ev.name); p == nil || p.UID != uid {
+			delete(te.done, uid) // the pod is gone: CancelWork on its delete
+		}
+	}
 	uids := make([]string, 0, len(te.scheduled))
 	for uid := range te.scheduled {
 		if !live[uid] {
@@ -145,10 +162,16 @@ func (te *TaintEviction) Sync() {
 // TaintManagerEviction event, and a graceful delete.
 func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
 	c := te.c
+	te.done[p.UID] = eviction{namespace: p.Namespace, name: p.Name, created: c.Now(), at: c.Now()}
 	setPodCondition(p, "DisruptionTarget", api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Now())
 	_ = c.UpdatePod(p)
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
 		fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
+	if p.DeletionTimestamp != nil {
+		c.Decide(cluster.Decision{Component: cluster.ComponentTaintEviction, Func: "processPodOnNode", Object: podObject(p), Node: n.Name,
+			Action: "evict", Reason: "the pod, already being deleted, is marked for deletion too because " + why})
+		return
+	}
 	if err := c.DeletePod(p.Namespace, p.Name, nil); err != nil {
 		return
 	}

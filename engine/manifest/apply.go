@@ -411,6 +411,13 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 			if diags := a.admit(doc, pod.Namespace, "pods", pod.Name); diags != nil {
 				return nil, diags
 			}
+			// the Priority admission plugin refuses an unknown priorityClassName
+			if err := cluster.AdmitPodPriority(deepCopy(pod)); err != nil {
+				pos := doc.position("spec.priorityClassName")
+				return nil, []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "spec.priorityClassName", Message: err.Error(),
+					Hint:    "the only PriorityClasses are the built-in system-node-critical and system-cluster-critical (PriorityClass objects are not simulated); remove priorityClassName or use one of them",
+					kubectl: fmt.Sprintf("Error from server (Forbidden): error when %s %q: %s", a.verb(), doc.file, err.Error())}}
+			}
 			if a.mode == ModeApply {
 				if pod.Annotations == nil {
 					pod.Annotations = map[string]string{}
@@ -430,7 +437,13 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 // ValidatePodUpdate's errors.
 func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, []Diagnostic) {
 	upd := deepCopy(live)
-	spec := pod.Spec
+	spec := deepCopy(pod.Spec)
+	if a.mode == ModeApply {
+		// what pod admission added (service account, token volume,
+		// priority) is not in the manifest and is kept, as kubectl apply's
+		// patch keeps it; replace sends the manifest as it is
+		cluster.KeepAdmitted(&live.Spec, &spec)
+	}
 	var prev any
 	if a.mode == ModeApply {
 		prev = parseLastApplied(live.Annotations)
@@ -443,6 +456,8 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 				spec.Tolerations = live.Spec.Tolerations
 			}
 		}
+		keepDefaultedPullPolicy(doc.raw, prev, live.Spec.Containers, spec.Containers, "containers")
+		keepDefaultedPullPolicy(doc.raw, prev, live.Spec.InitContainers, spec.InitContainers, "initContainers")
 		upd.Labels = mergeMap(live.Labels, pod.Labels, prev, "labels")
 		upd.Annotations = mergeMap(live.Annotations, pod.Annotations, prev, "annotations")
 		if upd.Annotations == nil {
@@ -592,4 +607,30 @@ func (a *applier) updateNode(doc *Document, n, live *api.Node) (*api.Node, bool)
 	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
 		semanticEqual(live.Annotations, upd.Annotations)
 	return upd, unchanged
+}
+
+// keepDefaultedPullPolicy keeps the live imagePullPolicy of a container
+// (matched by name, the patch merge key) that neither this manifest nor the
+// previous one set: the server defaulted it at creation, and apply's patch
+// does not name it, so a new image (nginx -> nginx:1.25) does not re-default
+// it (imagePullPolicy is immutable on a pod).
+func keepDefaultedPullPolicy(raw, prev any, live, cs []api.Container, field string) {
+	set := func(doc any, name string) bool {
+		list, _ := rawField(doc, "spec", field)
+		items, _ := list.([]any)
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok && m["name"] == name {
+				_, has := m["imagePullPolicy"]
+				return has
+			}
+		}
+		return false
+	}
+	for i := range cs {
+		for _, l := range live {
+			if l.Name == cs[i].Name && !set(raw, cs[i].Name) && !set(prev, cs[i].Name) {
+				cs[i].ImagePullPolicy = l.ImagePullPolicy
+			}
+		}
+	}
 }

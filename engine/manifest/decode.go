@@ -47,9 +47,50 @@ func Decode(filename, text string) ([]Document, error) {
 	}
 	if len(diags) > 0 {
 		addQuoteHints(diags)
-		return nil, newError(diags)
+		return nil, newError(mergeLineHints(diags))
 	}
 	return docs, nil
+}
+
+// lineBreaksLost is the message of lineHints' flattened-line diagnostic.
+const lineBreaksLost = "the line breaks of this line were lost"
+
+// mergeLineHints keeps one diagnostic per flattened line: a lineHints
+// "line breaks were lost" diagnostic is dropped when another diagnostic
+// of the same line already carries its hint (an unknown "metadata:name"
+// field), and it replaces a raw YAML syntax error at the same position
+// (`yaml: mapping values are not allowed in this context` for a manifest
+// flattened onto one line), taking over that error's kubectl line so that
+// Error() still prints what kubectl prints.
+func mergeLineHints(diags []Diagnostic) []Diagnostic {
+	drop := make([]bool, len(diags))
+	for i, l := range diags {
+		if l.Message != lineBreaksLost || l.kubectl != "" {
+			continue
+		}
+		for j, d := range diags {
+			if j == i || drop[j] || d.File != l.File || d.Line != l.Line {
+				continue
+			}
+			if d.Hint == l.Hint {
+				drop[i] = true
+				break
+			}
+			if d.Column == l.Column && d.Field == "" && d.group == "" && strings.HasPrefix(d.Message, "yaml: ") {
+				l.kubectl, l.silent = d.kubectl, d.silent
+				diags[j] = l // in the raw error's place: kubectl's order is kept
+				drop[i] = true
+				break
+			}
+		}
+	}
+	out := diags[:0:0]
+	for i, d := range diags {
+		if !drop[i] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // chunk is one document's text; line is the file line of its first line.
@@ -335,6 +376,10 @@ func typeHint(n *yaml.Node, jt, goType string) string {
 			return "the list items start with '•', a bullet copied from a web page; YAML list items start with '- '"
 		}
 		return "this field is a list: start each item with '- '"
+	case jt == "array" && goType == "string":
+		return "this field holds one string, not a list: write a single value on the same line, without '- ' or [ ]"
+	case jt == "array" && (goType == "bool" || strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "float")):
+		return fmt.Sprintf("this field holds one %s, not a list: write a single value on the same line, without '- ' or [ ]", map[bool]string{true: "true or false", false: "number"}[goType == "bool"])
 	case jt == "array" && !strings.HasPrefix(goType, "[]"):
 		return "this field is a mapping (key: value lines), not a list: remove the '- '"
 	case jt == "string" && (strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "map") || strings.HasPrefix(goType, "v1.")):
@@ -394,9 +439,7 @@ func (d *decoder) fields(n *yaml.Node, path, owner, goType string) (kvs [][2]*ya
 			continue
 		}
 		seen[k.Value] = k
-		if strings.Contains(k.Value, ":") {
-			d.record(join(path, k.Value)+"#key", k)
-		}
+		d.record(join(path, k.Value)+"#key", k) // where a bad or unknown key is reported
 		kvs = append(kvs, [2]*yaml.Node{k, v})
 	}
 	return kvs, true

@@ -245,6 +245,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 	d.doc.Name, d.doc.Namespace = meta.Name, meta.Namespace
 	if vd := d.doc.validate(); len(vd) > 0 {
 		// the copy-paste hints only when something is wrong
+		vd = append(vd, d.misspeltFields(kind)...)
 		return nil, append(vd, lineHints(file, ch, kind, true)...)
 	}
 	return d.doc, nil

@@ -197,6 +197,10 @@ func TestPositions(t *testing.T) {
 		{"flattened", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:name: x-dslabels:app: x\n", 3, 1, "metadata:\n  name: x-ds\n  labels:\n    app: x"},
 		{"flattened but parseable", "apiVersion: v1\nkind: Node\nmetadata:name: n1\n", 3, 1, "metadata:\n  name: n1"},
 		{"selector mismatch", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels:\n        app: b\n    spec:\n      containers: [{name: c, image: i}]\n", 11, 9, "spec.selector.matchLabels"},
+		// a pod template label is reported as spec.template.labels (as the
+		// API server names it) at the offending label, not at metadata:
+		{"template label value", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels:\n        app: a\n        tier: \"a b\"\n    spec:\n      containers: [{name: c, image: i}]\n", 12, 15, ""},
+		{"template label key", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels:\n        app: a\n        bad key: b\n    spec:\n      containers: [{name: c, image: i}]\n", 12, 9, ""},
 		{"missing container name", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n  - image: busybox\n", 7, 5, ""},
 		{"second document", "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: B\n", 9, 9, "lower-case"},
 		{"tab in a later document", "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Node\nmetadata:\n\tname: b\n", 9, 1, "tabs are not allowed"},
@@ -246,6 +250,8 @@ func TestValidation(t *testing.T) {
 			"The DaemonSet \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"},
 		{"missing selector", "  selector:\n    matchLabels:\n      app: web\n", "",
 			"The DaemonSet \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"},
+		{"template label value", "        app: web\n", "        app: web\n        tier: a b\n",
+			"The DaemonSet \"web\" is invalid: spec.template.labels: Invalid value: \"a b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"},
 		{"empty selector", "  selector:\n    matchLabels:\n      app: web\n", "  selector: {}\n",
 			"The DaemonSet \"web\" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for daemonset"},
 		{"bad name", "  name: web\n", "  name: Web_1\n",

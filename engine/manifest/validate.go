@@ -113,24 +113,38 @@ func sortedKeys(m map[string]string) []string {
 
 // validateLabels mirrors unversioned ValidateLabels.
 func (l *errList) validateLabels(m map[string]string, path string) {
+	l.validateLabelsAt(m, path, path)
+}
+
+// validateLabelsAt is validateLabels for a map written at posPath in the
+// manifest while the API server names it path: a pod template's labels are
+// reported as spec.template.labels (ValidatePodTemplateSpec uses
+// fldPath.Child("labels")) but are written under spec.template.metadata.labels.
+func (l *errList) validateLabelsAt(m map[string]string, path, posPath string) {
 	for _, k := range sortedKeys(m) {
 		for _, msg := range api.IsQualifiedName(k) {
 			l.invalid(path, k, msg)
-			l.at(join(path, k))
+			l.at(join(posPath, k) + "#key")
 		}
 		for _, msg := range api.IsValidLabelValue(m[k]) {
 			l.invalid(path, m[k], msg)
-			l.at(join(path, k))
+			l.at(join(posPath, k))
 		}
 	}
 }
 
 // validateAnnotations mirrors ValidateAnnotations (keys only; the size limit is not simulated).
 func (l *errList) validateAnnotations(m map[string]string, path string) {
+	l.validateAnnotationsAt(m, path, path)
+}
+
+// validateAnnotationsAt is validateAnnotations with the manifest position
+// taken under posPath (see validateLabelsAt).
+func (l *errList) validateAnnotationsAt(m map[string]string, path, posPath string) {
 	for _, k := range sortedKeys(m) {
 		for _, msg := range api.IsQualifiedName(strings.ToLower(k)) {
 			l.invalid(path, k, msg)
-			l.at(join(path, k))
+			l.at(join(posPath, k) + "#key")
 		}
 	}
 }
@@ -524,8 +538,8 @@ func validateDaemonSet(ds *api.DaemonSet) errList {
 		l.invalid("spec.selector", map[string]any{}, "empty selector is invalid for daemonset")
 	}
 	// ValidatePodTemplateSpec: labels and annotations (under spec.template), then the pod spec
-	l.validateLabels(spec.Template.Labels, "spec.template.labels")
-	l.validateAnnotations(spec.Template.Annotations, "spec.template.annotations")
+	l.validateLabelsAt(spec.Template.Labels, "spec.template.labels", "spec.template.metadata.labels")
+	l.validateAnnotationsAt(spec.Template.Annotations, "spec.template.annotations", "spec.template.metadata.annotations")
 	l.validatePodSpec(&spec.Template.Spec, "spec.template.spec")
 	if rp := spec.Template.Spec.RestartPolicy; rp != "Always" {
 		l.notSupported("spec.template.spec.restartPolicy", rp, "Always")
@@ -738,6 +752,10 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 
 // position finds the node of path or of its nearest recorded parent.
 func (doc *Document) position(path string) position {
+	if pos, ok := doc.pos[path]; ok {
+		return pos
+	}
+	path = strings.TrimSuffix(path, "#key")
 	for p := path; ; {
 		if pos, ok := doc.pos[p]; ok {
 			return pos

@@ -217,7 +217,7 @@ func TestBarePodPlacement(t *testing.T) {
 	// pods in the queue: higher priority first
 	c2 := newCluster(t, "a")
 	lo := addPod(t, c2, "lo", requests("600m", ""))
-	hi := addPod(t, c2, "hi", func(p *api.Pod) { requests("600m", "")(p); p.Spec.Priority = api.Int32Ptr(1000) })
+	hi := addPod(t, c2, "hi", func(p *api.Pod) { requests("600m", "")(p); p.Spec.PriorityClassName = "system-cluster-critical" })
 	New(c2).Schedule()
 	if hi.Spec.NodeName != "a" || lo.Spec.NodeName != "" {
 		t.Errorf("hi=%q lo=%q", hi.Spec.NodeName, lo.Spec.NodeName)

@@ -1,0 +1,210 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Built-in PriorityClasses the API server creates at startup
+// (pkg/apis/scheduling SystemPriorityClasses). No class is globalDefault.
+const (
+	// SystemNodeCritical is the priority of class system-node-critical.
+	SystemNodeCritical int32 = 2000001000
+	// SystemClusterCritical is the priority of class system-cluster-critical.
+	SystemClusterCritical int32 = 2000000000
+	// DefaultPriorityWhenNoDefaultClassExists is the priority of a pod
+	// without priorityClassName when no class is globalDefault.
+	DefaultPriorityWhenNoDefaultClassExists int32 = 0
+	// PreemptLowerPriority is the default preemptionPolicy of a class.
+	PreemptLowerPriority = "PreemptLowerPriority"
+)
+
+// priorityClasses are the PriorityClasses of the simulated cluster: only
+// the two built-in ones (PriorityClass objects are not simulated).
+var priorityClasses = map[string]int32{
+	"system-node-critical":    SystemNodeCritical,
+	"system-cluster-critical": SystemClusterCritical,
+}
+
+// Forbidden returns the admission error `<resource> "<name>" is forbidden:
+// <msg>` (admission.NewForbidden: name is the object's name, or its
+// generateName when the name is not generated yet).
+func Forbidden(resource, name, msg string) error {
+	return &StatusError{Reason: "Forbidden", Message: fmt.Sprintf("%s %q is forbidden: %s", resource, name, msg)}
+}
+
+// IsForbidden reports whether err is a Forbidden StatusError.
+func IsForbidden(err error) bool {
+	se, ok := err.(*StatusError)
+	return ok && se.Reason == "Forbidden"
+}
+
+// AdmitPodPriority mirrors the Priority admission plugin's Admit for a pod
+// create (plugin/pkg/admission/priority, admitPod): priorityClassName is
+// resolved to spec.priority and spec.preemptionPolicy; an empty name gets
+// priority 0 (no class is globalDefault); an unknown name, or a priority
+// written in the spec that differs from the class's, is Forbidden. p is
+// changed only when the result is nil.
+func AdmitPodPriority(p *api.Pod) error {
+	name := p.Name
+	if name == "" {
+		name = p.GenerateName
+	}
+	priority := DefaultPriorityWhenNoDefaultClassExists
+	if cn := p.Spec.PriorityClassName; cn != "" {
+		v, ok := priorityClasses[cn]
+		if !ok {
+			return Forbidden("pods", name, fmt.Sprintf("no PriorityClass with name %s was found", cn))
+		}
+		priority = v
+	}
+	if p.Spec.Priority != nil && *p.Spec.Priority != priority {
+		return Forbidden("pods", name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, priority))
+	}
+	p.Spec.Priority = &priority
+	if p.Spec.PreemptionPolicy == nil {
+		pp := PreemptLowerPriority
+		p.Spec.PreemptionPolicy = &pp
+	}
+	return nil
+}
+
+// Service account token volume constants (plugin/pkg/admission/serviceaccount).
+const (
+	// DefaultServiceAccountName is the service account a pod gets when it names none.
+	DefaultServiceAccountName = "default"
+	// ServiceAccountTokenMountPath is where the token volume is mounted.
+	ServiceAccountTokenMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
+	// ServiceAccountVolumePrefix starts the token volume's generated name.
+	ServiceAccountVolumePrefix = "kube-api-access-"
+	// ServiceAccountTokenExpirationSeconds is the token's requested life
+	// (warnafter 3600 s + 7 s, serviceaccount.WarnOnlyBoundTokenExpirationSeconds).
+	ServiceAccountTokenExpirationSeconds = 3607
+)
+
+// automountServiceAccountToken reports spec.automountServiceAccountToken as
+// written (it is kept in the pod's unmodeled fields): false only when the
+// manifest says false.
+func automountServiceAccountToken(p *api.Pod) bool {
+	if v, ok := p.Extra["spec"]["automountServiceAccountToken"].(bool); ok {
+		return v
+	}
+	return true
+}
+
+// AdmitServiceAccount mirrors the ServiceAccount admission plugin's Admit
+// for a pod create (plugin/pkg/admission/serviceaccount): an empty
+// serviceAccountName becomes "default"; unless automountServiceAccountToken
+// is false, a projected volume kube-api-access-<5 random characters>
+// (token, kube-root-ca.crt's ca.crt, the namespace) is added and mounted
+// read-only at /var/run/secrets/kubernetes.io/serviceaccount in every
+// container and init container that mounts nothing there. ServiceAccount
+// objects are not simulated, so every name is accepted.
+func (c *Cluster) AdmitServiceAccount(p *api.Pod) {
+	if p.Spec.ServiceAccountName == "" {
+		p.Spec.ServiceAccountName = DefaultServiceAccountName
+	}
+	if !automountServiceAccountToken(p) {
+		return
+	}
+	for _, v := range p.Spec.Volumes {
+		if strings.HasPrefix(v.Name, ServiceAccountVolumePrefix) && v.Source["projected"] != nil {
+			return // already mounted (a pod re-created from its own manifest)
+		}
+	}
+	name := ""
+	for name == "" {
+		name = c.GenerateName(ServiceAccountVolumePrefix)
+		for _, v := range p.Spec.Volumes {
+			if v.Name == name {
+				name = ""
+			}
+		}
+	}
+	mounted := false
+	for _, cs := range [][]api.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			has := false
+			for _, m := range cs[i].VolumeMounts {
+				if m.MountPath == ServiceAccountTokenMountPath {
+					has = true
+				}
+			}
+			if !has {
+				cs[i].VolumeMounts = append(cs[i].VolumeMounts, api.VolumeMount{Name: name, ReadOnly: true, MountPath: ServiceAccountTokenMountPath})
+				mounted = true
+			}
+		}
+	}
+	if !mounted {
+		return
+	}
+	p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: name, Source: map[string]any{"projected": TokenVolumeSource()}})
+}
+
+// TokenVolumeSource is the projected volume source of the service account
+// token volume (serviceaccount.TokenVolumeSource), as decoded YAML.
+func TokenVolumeSource() map[string]any {
+	return map[string]any{
+		"defaultMode": 420,
+		"sources": []any{
+			map[string]any{"serviceAccountToken": map[string]any{"expirationSeconds": ServiceAccountTokenExpirationSeconds, "path": "token"}},
+			map[string]any{"configMap": map[string]any{"name": "kube-root-ca.crt", "items": []any{map[string]any{"key": "ca.crt", "path": "ca.crt"}}}},
+			map[string]any{"downwardAPI": map[string]any{"items": []any{map[string]any{
+				"fieldRef": map[string]any{"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}}}},
+		},
+	}
+}
+
+// KeepAdmitted copies into spec, the pod spec of a manifest applied over
+// live, what pod admission added to live and the manifest leaves unset
+// (serviceAccountName, priority, preemptionPolicy, the token volume and its
+// mounts), as kubectl apply's patch keeps fields it does not name.
+func KeepAdmitted(live, spec *api.PodSpec) {
+	if spec.ServiceAccountName == "" {
+		spec.ServiceAccountName = live.ServiceAccountName
+	}
+	if spec.Priority == nil {
+		spec.Priority = live.Priority
+	}
+	if spec.PreemptionPolicy == nil {
+		spec.PreemptionPolicy = live.PreemptionPolicy
+	}
+	token := ""
+	for _, v := range live.Volumes {
+		if strings.HasPrefix(v.Name, ServiceAccountVolumePrefix) && v.Source["projected"] != nil {
+			token = v.Name
+			has := false
+			for _, w := range spec.Volumes {
+				has = has || w.Name == v.Name
+			}
+			if !has {
+				spec.Volumes = append(spec.Volumes, v)
+			}
+		}
+	}
+	if token == "" {
+		return
+	}
+	for _, pair := range [][2][]api.Container{{live.InitContainers, spec.InitContainers}, {live.Containers, spec.Containers}} {
+		for i := range pair[1] {
+			if i >= len(pair[0]) {
+				break
+			}
+			for _, m := range pair[0][i].VolumeMounts {
+				if m.Name != token {
+					continue
+				}
+				has := false
+				for _, n := range pair[1][i].VolumeMounts {
+					has = has || n.Name == token
+				}
+				if !has {
+					pair[1][i].VolumeMounts = append(pair[1][i].VolumeMounts, m)
+				}
+			}
+		}
+	}
+}
