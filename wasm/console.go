@@ -58,6 +58,7 @@ func newConsole(a *app, doc dom.Document) *console {
 // run executes one command line and shows what kubectl would print. The
 // view redraws at once to animate the consequence.
 func (c *console) run(line string) engine.Output {
+	c.a.flushJobs() // an Apply clicked before this command lands first
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return engine.Output{}

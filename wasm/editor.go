@@ -31,6 +31,12 @@ type editor struct {
 	marks  js.Value
 	result js.Value
 
+	keys js.Value // the key hint shown while the editor has the focus
+
+	// escaped is true right after Escape in the editor: the next Tab moves
+	// the focus on instead of typing spaces.
+	escaped bool
+
 	lines     int  // line count shown in the gutter
 	dirty     bool // text changed since the gutter was drawn
 	marked    []int
@@ -39,6 +45,9 @@ type editor struct {
 	// every flattened line re-indented as its diagnostics' hints show it
 	// ("" when there is no whole-document repair to offer).
 	applied, repaired string
+	// tabsFixed is the applied text with every tab in a line's indentation
+	// replaced by two spaces, when that decodes with fewer problems ("" if not).
+	tabsFixed string
 }
 
 func newEditor(a *app, doc dom.Document) *editor {
@@ -48,6 +57,7 @@ func newEditor(a *app, doc dom.Document) *editor {
 		gutter: byID("gutter"),
 		marks:  byID("marks"),
 		result: byID("apply-result"),
+		keys:   byID("editor-keys"),
 		lines:  1,
 	}
 	ta := doc.GetElementByID("yaml")
@@ -61,13 +71,23 @@ func newEditor(a *app, doc dom.Document) *editor {
 		}
 	})
 	a.listen(ta, "scroll", func(dom.Event) { e.syncScroll() })
+	a.listen(ta, "blur", func(dom.Event) { e.setEscaped(false) })
 	a.listen(ta, "keydown", func(ev dom.Event) {
 		k := ev.Underlying()
 		key := k.Get("key").String()
+		escaped := e.escaped
+		switch key {
+		case "Shift", "Control", "Alt", "Meta":
+			return // a modifier alone keeps Escape's effect
+		}
+		e.setEscaped(key == "Escape")
 		switch {
 		case key == "Enter" && (k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool()):
 			ev.PreventDefault()
 			a.apply()
+		case key == "Tab" && escaped:
+			// Escape then Tab: let the browser move the focus on (Shift+Tab
+			// always does), as GitHub's and CodeMirror's editors do.
 		case key == "Tab" && !k.Get("shiftKey").Bool() && !k.Get("ctrlKey").Bool() && !k.Get("altKey").Bool():
 			// YAML forbids tabs for indentation: Tab types two spaces.
 			ev.PreventDefault()
@@ -82,8 +102,12 @@ func newEditor(a *app, doc dom.Document) *editor {
 	// Clicking a diagnostic selects its line (one delegated listener).
 	a.listen(doc.GetElementByID("apply-result"), "click", func(ev dom.Event) {
 		target := ev.Underlying().Get("target")
-		if !target.Call("closest", "button.use-fix").IsNull() {
-			e.useFix()
+		if b := target.Call("closest", "button.use-fix"); !b.IsNull() {
+			if b.Get("dataset").Get("fix").String() == "tabs" {
+				e.useText(e.tabsFixed, "Tabs replaced with spaces: press Apply (Ctrl/⌘ + Enter).")
+			} else {
+				e.useText(e.repaired, "The repaired manifest is in the editor: press Apply (Ctrl/⌘ + Enter).")
+			}
 			return
 		}
 		if !target.Call("closest", ".fix pre").IsNull() {
@@ -114,6 +138,31 @@ func newEditor(a *app, doc dom.Document) *editor {
 		sel.Set("selectedIndex", 0)
 	})
 	return e
+}
+
+// setEscaped arms or disarms "Escape then Tab leaves the editor" and
+// shows it on the key hint.
+func (e *editor) setEscaped(on bool) {
+	if on == e.escaped {
+		return
+	}
+	e.escaped = on
+	e.keys.Get("classList").Call("toggle", "armed", on)
+}
+
+// text returns the editor's text, or shows that it is too big and
+// returns false.
+func (e *editor) text() (string, bool) {
+	if n := e.ta.Get("textLength").Int(); n > maxEditorBytes {
+		e.showTooBig(n)
+		return "", false
+	}
+	text := e.ta.Get("value").String()
+	if len(text) > maxEditorBytes {
+		e.showTooBig(len(text))
+		return "", false
+	}
+	return text, true
 }
 
 // setText replaces the editor's text and redraws the gutter.
@@ -220,7 +269,9 @@ func (e *editor) showError(msg string) {
 // one. Clicking a message selects its line in the editor. A hint that shows
 // a flattened line re-indented ("it should read:" and the lines) is drawn
 // preformatted, with a "Use this fix" button when the repaired document
-// decodes with fewer problems than the text applied.
+// decodes with fewer problems than the text applied; likewise "Replace tabs
+// with spaces" for tabs in the indentation. Long lists of line numbers are
+// cut short (shortenLists).
 func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 	ds = append([]manifest.Diagnostic(nil), ds...)
 	sort.SliceStable(ds, func(i, j int) bool {
@@ -232,12 +283,30 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 	})
 	e.applied = text
 	e.repaired = repairDocument(text, ds)
+	e.tabsFixed = ""
+	if fixed := replaceIndentTabs(text); fixed != text && countProblems(fixed) < countProblems(text) {
+		e.tabsFixed = fixed
+	}
+	tabsAt := -1 // the diagnostic that gets the "Replace tabs with spaces" button
+	if e.tabsFixed != "" {
+		src := strings.Split(text, "\n")
+		for i, d := range ds {
+			if d.Line >= 1 && d.Line <= len(src) && replaceIndentTabs(src[d.Line-1]) != src[d.Line-1] ||
+				strings.Contains(strings.ToLower(d.Message+" "+d.Hint), "tab") {
+				tabsAt = i
+				break
+			}
+		}
+		if tabsAt < 0 {
+			tabsAt = 0
+		}
+	}
 	var lines []int
 	seen := map[int]bool{}
 	var msgs []string
 	e.setResult("err", "")
 	ul := el("ul", "")
-	for _, d := range ds {
+	for i, d := range ds {
 		li := el("li", "")
 		pos := "?"
 		if d.Line > 0 {
@@ -251,7 +320,7 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 			}
 			li.Call("setAttribute", "data-line", strconv.Itoa(d.Line))
 		}
-		msg := d.Message
+		msg := shortenLists(d.Message)
 		if d.Field != "" {
 			msg = d.Field + ": " + msg
 		}
@@ -259,6 +328,13 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 		appendAll(li, textEl("span", "pos", pos), document.Call("createTextNode", msg))
 		if d.Hint != "" {
 			li.Call("appendChild", e.hintEl(d.Hint))
+		}
+		if i == tabsAt {
+			b := textEl("button", "use-fix", "Replace tabs with spaces")
+			b.Set("type", "button")
+			b.Get("dataset").Set("fix", "tabs")
+			b.Set("title", "Replace each tab in the indentation with two spaces (Ctrl+Z undoes it), then press Apply")
+			li.Call("appendChild", appendAll(el("span", "fix"), b))
 		}
 		ul.Call("appendChild", li)
 	}
@@ -283,10 +359,10 @@ func (e *editor) hintEl(hint string) js.Value {
 		if strings.Contains(hint, "\n") {
 			return textEl("span", "fix code", hint)
 		}
-		return textEl("span", "fix", hint)
+		return textEl("span", "fix", shortenLists(hint))
 	}
 	f := el("span", "fix")
-	appendAll(f, textEl("span", "fix-head", hint[:i+len(fixMarker)-1]), textEl("pre", "", hint[i+len(fixMarker):]))
+	appendAll(f, textEl("span", "fix-head", shortenLists(hint[:i+len(fixMarker)-1])), textEl("pre", "", hint[i+len(fixMarker):]))
 	if e.repaired != "" {
 		b := textEl("button", "use-fix", "Use this fix")
 		b.Set("type", "button")
@@ -345,14 +421,73 @@ func countProblems(text string) int {
 	return 1 << 20
 }
 
-// useFix puts the repaired document in the editor, keeping the browser's
-// undo history when it can.
-func (e *editor) useFix() {
-	if e.repaired == "" {
+// replaceIndentTabs replaces every tab in each line's indentation (the
+// run of spaces and tabs it starts with) by two spaces; tabs elsewhere, as
+// in a quoted value, stay.
+func replaceIndentTabs(text string) string {
+	if !strings.Contains(text, "\t") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if strings.Contains(l[:n], "\t") {
+			lines[i] = strings.ReplaceAll(l[:n], "\t", "  ") + l[n:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// List lengths for shortenLists: a list of more than maxListed numbers
+// keeps its first keepListed.
+const (
+	maxListed  = 8
+	keepListed = 5
+)
+
+// shortenLists cuts every list of more than maxListed numbers ("lines 4,
+// 5, 6, ...") to its first keepListed and "and N more".
+func shortenLists(s string) string {
+	digit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !digit(i) || i > 0 && (digit(i-1) || s[i-1] == '.') {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		n, cut, end := 0, i, i
+		for j := i; ; j += 2 { // j: start of the next number
+			k := j
+			for digit(k) {
+				k++
+			}
+			n, end = n+1, k
+			if n == keepListed {
+				cut = k
+			}
+			if !strings.HasPrefix(s[k:], ", ") || !digit(k+2) {
+				break
+			}
+			j = k
+		}
+		if n > maxListed {
+			b.WriteString(s[i:cut] + " and " + strconv.Itoa(n-keepListed) + " more")
+		} else {
+			b.WriteString(s[i:end])
+		}
+		i = end
+	}
+	return b.String()
+}
+
+// useText puts fixed (a repaired manifest) in the editor, keeping the
+// browser's undo history when it can, and says what to do next.
+func (e *editor) useText(fixed, note string) {
+	if fixed == "" {
 		return
 	}
-	fixed := e.repaired
-	e.repaired = ""
+	e.repaired, e.tabsFixed = "", ""
 	e.ta.Call("focus")
 	e.ta.Call("select")
 	if !document.Call("execCommand", "insertText", false, fixed).Truthy() || e.ta.Get("value").String() != fixed {
@@ -363,7 +498,7 @@ func (e *editor) useFix() {
 	e.ta.Set("scrollTop", 0)
 	e.syncScroll()
 	e.mark(nil)
-	e.setResult("", "The repaired manifest is in the editor: press Apply (Ctrl/⌘ + Enter).")
+	e.setResult("", note)
 }
 
 // reveal scrolls the editor so that line l is visible.

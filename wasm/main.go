@@ -148,12 +148,9 @@ func (a *app) start() (err error) {
 	// The default example, applied: its pods appear over the first virtual seconds.
 	a.ed.setText(exampleManifests[0].Text)
 	a.applyNow()
-	if q := global.Get("location").Get("search").String(); strings.Contains(q, "paused") {
-		a.setPlaying(false)
-	} else {
-		a.setPlaying(true)
-	}
+	a.setPlaying(!urlParam("paused"))
 	a.view.render(true)
+	a.view.still = false // what comes later fades in
 
 	a.frameFn = js.FuncOf(a.frame)
 	a.funcs = append(a.funcs, a.frameFn)
@@ -234,8 +231,10 @@ func (a *app) showLag(on bool) {
 	byID("lag").Set("hidden", !on)
 }
 
-// advance moves virtual time by d and draws the result at once.
+// advance moves virtual time by d (after any queued apply) and draws the
+// result at once.
 func (a *app) advance(d time.Duration) {
+	a.flushJobs()
 	t0 := nowMs()
 	a.sim.Advance(d)
 	a.stats.AdvanceMs = nowMs() - t0
@@ -257,27 +256,43 @@ func (a *app) setPlaying(on bool) {
 	}
 }
 
-// apply queues an Apply of the editor's text for the next frame, showing a
-// busy state first.
+// apply takes the editor's text now and queues its Apply for a later
+// frame, showing a busy state first (decoding a large manifest takes a
+// moment in wasm). Anything that reads or changes the cluster first runs
+// the queued applies (flushJobs), so a console command, a step of virtual
+// time or a window.dsplay call never overtakes an Apply clicked before it,
+// even in a background tab where no frame comes.
 func (a *app) apply() {
+	text, ok := a.ed.text()
+	if !ok {
+		return
+	}
 	a.ed.showBusy()
-	a.jobs = append(a.jobs, job{run: a.applyNow, queued: a.frameNo})
+	a.jobs = append(a.jobs, job{run: func() { a.applyText(text) }, queued: a.frameNo})
 }
 
-// applyNow applies the editor's text: on success the report goes under the
-// editor and into the kubectl box; on failure each diagnostic is listed with
-// line:column and its line marked, and the store is untouched.
+// flushJobs runs every queued job now, oldest first.
+func (a *app) flushJobs() {
+	for len(a.jobs) > 0 {
+		j := a.jobs[0]
+		a.jobs = a.jobs[1:]
+		j.run()
+	}
+}
+
+// applyNow applies the editor's text at once (after any queued apply).
 func (a *app) applyNow() {
-	n := a.ed.ta.Get("textLength").Int()
-	if n > maxEditorBytes {
-		a.ed.showTooBig(n)
-		return
+	a.flushJobs()
+	if text, ok := a.ed.text(); ok {
+		a.applyText(text)
 	}
-	text := a.ed.ta.Get("value").String()
-	if len(text) > maxEditorBytes {
-		a.ed.showTooBig(len(text))
-		return
-	}
+}
+
+// applyText applies text as the file manifest.yaml: on success the report
+// goes under the editor and into the kubectl box; on failure each
+// diagnostic is listed with line:column and its line marked, and the store
+// is untouched.
+func (a *app) applyText(text string) {
 	a.sim.Files[manifestFile] = text
 	rep, err := a.sim.Apply(manifestFile, text)
 	if err != nil {
@@ -372,19 +387,37 @@ func (a *app) shutdown() {
 	global.Set("dsplay", js.Undefined())
 }
 
+// urlParam reports whether the page's URL has the query parameter name
+// (with any value, or none: "?paused", "?paused=1").
+func urlParam(name string) bool {
+	q := global.Get("URLSearchParams").New(global.Get("location").Get("search"))
+	return q.Call("has", name).Bool()
+}
+
 // exposeHooks sets window.dsplay: a small API for tests and tutorials that
-// drive virtual time explicitly.
+// drive virtual time explicitly (site/README.md describes it for users).
+// Every call that reads or changes the cluster first runs an Apply still
+// queued from the Apply button or Ctrl/⌘ + Enter.
 //
-//	dsplay.pause() / dsplay.play()
-//	dsplay.advance(seconds)          move virtual time and redraw
-//	dsplay.apply(yaml) -> string     put yaml in the editor and apply it; "" or the error
-//	dsplay.run(line) -> {stdout, stderr, exitCode}
-//	dsplay.elapsed() -> seconds of virtual time
-//	dsplay.pods() -> [{name, node, status, owner}]
+//	dsplay.pause()                   stop virtual time (the Pause button)
+//	dsplay.play()                    start it again at the chosen speed
+//	dsplay.advance(seconds) -> seconds of virtual time since the start, after moving it by seconds and redrawing
+//	dsplay.apply(yaml) -> string     put yaml in the editor and apply it; "" or the error text
+//	dsplay.run(line) -> {stdout, stderr, exitCode}   one kubectl command, echoed in the kubectl box
+//	dsplay.elapsed() -> seconds of virtual time since the start
+//	dsplay.pods() -> [{name, node, phase, owner, terminating}]
+//	                                 every pod: node "" when not bound, phase is
+//	                                 status.phase ("Pending", "Running", ...), owner the
+//	                                 controlling DaemonSet's name or ""
 //	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
-//	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes
+//	                                 timings of the last frame's work, ms of wall time
+//	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
-//	dsplay.shutdown()                stop and release every Go callback
+//	dsplay.shutdown()                stop and release every Go callback; window.dsplay goes away
+//
+// URL parameters the page reads (in its query string):
+//
+//	?paused   start with virtual time paused (tests and tutorials; Play starts it)
 func (a *app) exposeHooks() {
 	o := js.Global().Get("Object").New()
 	o.Set("pause", a.hook("dsplay.pause", func([]js.Value) any { a.setPlaying(false); return nil }))
@@ -412,6 +445,7 @@ func (a *app) exposeHooks() {
 	}))
 	o.Set("elapsed", a.hook("dsplay.elapsed", func([]js.Value) any { return a.sim.Elapsed().Seconds() }))
 	o.Set("pods", a.hook("dsplay.pods", func([]js.Value) any {
+		a.flushJobs()
 		var out []any
 		for _, p := range a.sim.Cluster.Pods() {
 			owner := ""
@@ -435,6 +469,7 @@ func (a *app) exposeHooks() {
 		}
 		// Straight into the store, then one Settle: AddNode per node would
 		// settle the cluster n times.
+		a.flushJobs()
 		prefix, n := args[0].String(), args[1].Int()
 		c := a.sim.Cluster
 		base := len(c.Nodes())

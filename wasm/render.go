@@ -38,7 +38,10 @@ type view struct {
 	sn *engine.Snapshotter
 
 	clock, nodesBox, pendingBox, pendingPods, dsRows, log js.Value
-	panel, panelTitle, panelBody                          js.Value
+	panel, panelTitle, panelBody, panelClose              js.Value
+	// opener had the focus when the panel opened (the node card, or the
+	// tile view's search box); closing the panel gives it back.
+	opener js.Value
 
 	cards   map[string]*nodeCard
 	order   []string
@@ -68,6 +71,11 @@ type view struct {
 	filterInput        js.Value
 	filter, summaryKey string
 	lastDrawMs         float64
+
+	// still is true while the page draws its first frame: node cards and
+	// pod chips made then appear without the fade-in (class "still"), so
+	// the first pods' Pending phase shows from the start. Later ones fade in.
+	still bool
 }
 
 // nodeTile is one node drawn as a small square coloured by the state of
@@ -82,6 +90,7 @@ type nodeCard struct {
 	root, name, status, roles, taints, pods, why js.Value
 	cls, statusKey, rolesKey, taintKey, whyKey   string
 	seen                                         bool
+	still                                        bool // drawn in the first frame: no fade-in
 }
 
 type podChip struct {
@@ -89,6 +98,7 @@ type podChip struct {
 	parent                         string // node name, "" for the not-scheduled area
 	cls, statusText, title, whyKey string
 	seen                           bool
+	still                          bool // drawn in the first frame: no fade-in
 }
 
 type leavingChip struct {
@@ -108,6 +118,8 @@ func newView(a *app) *view {
 		panel:       byID("panel"),
 		panelTitle:  byID("panel-title"),
 		panelBody:   byID("panel-body"),
+		panelClose:  byID("panel-close"),
+		opener:      js.Undefined(),
 		sn:          a.sim.NewSnapshotter(),
 		tools:       byID("node-tools"),
 		summary:     byID("node-summary"),
@@ -116,6 +128,7 @@ func newView(a *app) *view {
 		cards:       map[string]*nodeCard{},
 		chips:       map[string]*podChip{},
 		lastRV:      -1,
+		still:       true,
 	}
 	// Delegated listeners for every node card: click, or Enter/Space when focused.
 	toggle := func(ev dom.Event) {
@@ -360,6 +373,7 @@ func (v *view) drawCards() {
 		c := v.cards[n.Name]
 		if c == nil {
 			c = newNodeCard(n.Name)
+			c.still = v.still
 			v.cards[n.Name] = c
 			orderChanged = true
 		}
@@ -617,6 +631,9 @@ func newNodeCard(name string) *nodeCard {
 
 func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 	cls := "node"
+	if c.still {
+		cls += " still"
+	}
 	if !n.Ready {
 		cls += " notready"
 	}
@@ -731,6 +748,7 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 			image:  textEl("span", "pod-image", p.Image),
 			why:    el("span", "pod-why"),
 			parent: "\x00", // not placed yet
+			still:  v.still,
 		}
 		c.el.Get("dataset").Set("pod", p.Name)
 		c.el.Get("dataset").Set("owner", p.Owner)
@@ -739,6 +757,9 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 	}
 	c.seen = true
 	cls := "pod phase-" + phaseClass(p)
+	if c.still {
+		cls += " still"
+	}
 	if cls != c.cls {
 		c.cls = cls
 		c.el.Set("className", cls)
@@ -889,8 +910,13 @@ func shortObject(o string) string {
 	return strings.Join(parts, "/")
 }
 
-// openPanel shows the checks of node name ("" closes the panel).
+// openPanel shows the checks of node name ("" closes the panel). Opening
+// moves the focus to the panel's heading (so screen readers read it and
+// Tab goes on to the close button) and names the panel after the node; closing gives the focus
+// back to the node's card (or to what had it before, such as the tile
+// view's search box) when the focus was in the panel or nowhere.
 func (v *view) openPanel(name string) {
+	prev := v.panelNode
 	if c := v.cards[v.panelNode]; c != nil {
 		c.root.Get("classList").Call("remove", "selected")
 		c.cls = ""
@@ -904,17 +930,39 @@ func (v *view) openPanel(name string) {
 		t.cls = ""
 	}
 	v.panelNode = name
+	active := document.Get("activeElement")
+	focusLost := active.IsNull() || active.Equal(document.Get("body")) || v.panel.Call("contains", active).Bool()
 	if name == "" {
 		v.panel.Set("hidden", true)
+		if prev != "" && focusLost {
+			back := v.opener
+			if c := v.cards[prev]; c != nil {
+				back = c.root
+			}
+			if !back.IsUndefined() && back.Get("isConnected").Bool() {
+				back.Call("focus")
+			}
+		}
+		v.opener = js.Undefined()
 		return
+	}
+	if !focusLost {
+		v.opener = active
 	}
 	if c := v.cards[name]; c != nil {
 		c.root.Get("classList").Call("add", "selected")
 		c.cls = ""
 	}
 	v.placePanel()
+	v.panel.Call("setAttribute", "aria-label", "Checks for node "+name)
+	v.panelClose.Call("setAttribute", "aria-label", "Close the checks for node "+name)
 	v.panel.Set("hidden", false)
 	v.drawPanel()
+	if prev == "" || !v.panel.Call("contains", document.Get("activeElement")).Bool() {
+		// The heading, not the close button: the Enter that opened the
+		// panel must not also press the button.
+		v.panelTitle.Call("focus")
+	}
 }
 
 // placePanel puts the panel's top edge under the header (whose height

@@ -20,7 +20,7 @@ func TestScreenshots(t *testing.T) {
 		t.Skip("DSPLAY_SHOTS=1 takes the release screenshots")
 	}
 	for _, scheme := range []string{"light", "dark"} {
-		for _, vp := range [][2]int64{{1440, 900}, {1280, 720}, {400, 800}} {
+		for _, vp := range [][2]int64{{1440, 900}, {1280, 720}, {390, 844}} {
 			t.Run(fmt.Sprintf("%s-%dx%d", scheme, vp[0], vp[1]), func(t *testing.T) {
 				p := open(t, "?paused")
 				if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
