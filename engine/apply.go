@@ -4,8 +4,24 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dsplayground/dsplay/engine/kubectl"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
+
+// kubectlOutput collects output chunks in order, merging consecutive writes
+// to the same stream as engine/kubectl's recorder does.
+type kubectlOutput struct{ chunks []Chunk }
+
+func (o *kubectlOutput) write(stderr bool, text string) {
+	if text == "" {
+		return
+	}
+	if n := len(o.chunks); n > 0 && o.chunks[n-1].Stderr == stderr {
+		o.chunks[n-1].Text += text
+		return
+	}
+	o.chunks = append(o.chunks, Chunk{Stderr: stderr, Text: text})
+}
 
 // ApplyReport is what Apply did: kubectl's lines and the documents that were
 // not simulated.
@@ -16,6 +32,11 @@ type ApplyReport struct {
 	// Skipped lists documents of kinds the engine does not simulate, e.g.
 	// `serviceaccount/fluentd (v1 ServiceAccount): not simulated, ignored`.
 	Skipped []string
+	// Output is what `kubectl apply -f filename` prints for the same apply,
+	// stdout and stderr in kubectl's order: the warnings for ignored kinds,
+	// then each result line preceded by kubectl's warning when the object
+	// existed without the last-applied-configuration annotation.
+	Output []Chunk
 }
 
 // Apply is `kubectl apply -f filename` with text as the file's contents:
@@ -32,17 +53,27 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 	if len(docs) == 0 {
 		return nil, manifest.NoObjectsError(filename, "apply")
 	}
+	warnings := kubectl.MissingLastAppliedWarnings(s.Cluster, docs)
 	lines, err := manifest.ApplyTo(s.Cluster, docs, manifest.ModeApply)
 	if err != nil {
 		return nil, err
 	}
 	r := &ApplyReport{Lines: lines}
+	var out kubectlOutput
 	for _, d := range docs {
 		if d.Skipped {
 			r.Skipped = append(r.Skipped, fmt.Sprintf("%s/%s (%s %s): not simulated, ignored",
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind))
+			out.write(true, kubectl.SkippedWarning(d))
 		}
 	}
+	for i, l := range lines {
+		if i < len(warnings) {
+			out.write(true, warnings[i])
+		}
+		out.write(false, l+"\n")
+	}
+	r.Output = out.chunks
 	s.Settle()
 	return r, nil
 }

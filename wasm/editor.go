@@ -251,6 +251,18 @@ func (e *editor) showReport(rep *engine.ApplyReport) {
 	for _, l := range rep.Skipped {
 		ul.Call("appendChild", textEl("li", "skipped", l))
 	}
+	// kubectl's own warnings (e.g. a missing last-applied-configuration
+	// annotation), as the console shows them.
+	for _, ch := range rep.Output {
+		if !ch.Stderr {
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimRight(ch.Text, "\n"), "\n") {
+			if strings.HasPrefix(l, "Warning: resource ") {
+				ul.Call("appendChild", textEl("li", "skipped", l))
+			}
+		}
+	}
 	if len(rep.Lines)+len(rep.Skipped) == 0 {
 		ul.Call("appendChild", textEl("li", "skipped", "nothing to apply"))
 	}

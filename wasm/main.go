@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"syscall/js"
 	"time"
 
@@ -143,6 +142,7 @@ func (a *app) start() (err error) {
 		}
 	})
 
+	a.keepPaneOrder()
 	a.exposeHooks()
 
 	// The default example, applied: its pods appear over the first virtual seconds.
@@ -307,7 +307,7 @@ func (a *app) applyText(text string) {
 		return
 	}
 	a.ed.showReport(rep)
-	a.kc.echo("kubectl apply -f "+manifestFile, strings.Join(rep.Lines, "\n"), "")
+	a.kc.echoChunks("kubectl apply -f "+manifestFile, rep.Output)
 	a.view.render(false)
 }
 
@@ -485,4 +485,33 @@ func (a *app) exposeHooks() {
 	o.Set("panicForTest", a.hook("dsplay.panicForTest", func([]js.Value) any { panic("test panic from dsplay.panicForTest") }))
 	o.Set("shutdown", a.hook("dsplay.shutdown", func([]js.Value) any { a.shutdown(); return nil }))
 	global.Set("dsplay", o)
+}
+
+// oneColumn is the media query of style.css's one-column layout.
+const oneColumn = "(max-width: 900px)"
+
+// keepPaneOrder keeps the DOM order of the panes the same as the order they
+// are seen in, so keyboard focus moves down the page as it reads. On one
+// column the panes show as Manifest, Cluster, kubectl, Decisions, so the
+// Decisions pane moves after the kubectl pane; on two columns it goes back
+// under the editor.
+func (a *app) keepPaneOrder() {
+	mq := global.Call("matchMedia", oneColumn)
+	logPane := document.Call("querySelector", ".log-pane")
+	left := document.Call("querySelector", ".col-left")
+	right := document.Call("querySelector", ".col-right")
+	if mq.IsUndefined() || logPane.IsNull() || left.IsNull() || right.IsNull() {
+		return
+	}
+	place := func() {
+		if mq.Get("matches").Bool() {
+			right.Call("appendChild", logPane) // after the kubectl pane
+		} else {
+			left.Call("appendChild", logPane) // under the editor
+		}
+	}
+	place()
+	fn := a.hook("layout change", func([]js.Value) any { place(); return nil })
+	mq.Call("addEventListener", "change", fn)
+	a.removers = append(a.removers, func() { mq.Call("removeEventListener", "change", fn) })
 }

@@ -113,13 +113,12 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 	}
 	for _, d := range docs {
 		if d.Skipped {
-			fmt.Fprintf(&inv.errOut, "Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
-				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
+			inv.errOut.WriteString(SkippedWarning(d))
 		}
 	}
 	var warnings []string
 	if mode == manifest.ModeApply {
-		warnings = missingLastAppliedWarnings(inv.env.Cluster, docs)
+		warnings = MissingLastAppliedWarnings(inv.env.Cluster, docs)
 	}
 	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
 	for i, l := range lines {
@@ -175,8 +174,7 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 		case *api.Namespace:
 			rt = rtNamespaces
 		default:
-			fmt.Fprintf(&inv.errOut, "Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
-				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
+			inv.errOut.WriteString(SkippedWarning(d))
 			continue
 		}
 		ns := d.Namespace
@@ -199,11 +197,18 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 // is info.ObjectName() (resource/name), %[2]s the annotation, %[3]s "kubectl".
 const warningNoLastAppliedConfigAnnotation = "Warning: resource %[1]s is missing the %[2]s annotation which is required by %[3]s apply. %[3]s apply should only be used on resources created declaratively by either %[3]s create --save-config or %[3]s apply. The missing annotation will be patched automatically.\n"
 
-// missingLastAppliedWarnings returns, for every document manifest.ApplyTo
+// SkippedWarning is the stderr line kubectl in the playground prints for a
+// document of a kind the engine does not simulate (the document is ignored).
+func SkippedWarning(d manifest.Document) string {
+	return fmt.Sprintf("Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
+		strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
+}
+
+// MissingLastAppliedWarnings returns, for every document manifest.ApplyTo
 // writes (not skipped, with an object; the order of its lines), kubectl
 // apply's warning when the object exists without the
 // last-applied-configuration annotation (applyOneObject), else "".
-func missingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []string {
+func MissingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []string {
 	var out []string
 	for _, d := range docs {
 		if d.Skipped || d.Object == nil {

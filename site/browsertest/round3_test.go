@@ -347,3 +347,58 @@ func TestDsplayDocMatches(t *testing.T) {
 	}
 	p.checkConsole()
 }
+
+// The Apply button prints what a typed `kubectl apply -f manifest.yaml`
+// prints, kubectl's warnings included: an object created with
+// `kubectl create` has no last-applied-configuration annotation.
+func TestApplyButtonShowsKubectlWarnings(t *testing.T) {
+	p := open(t, "?paused")
+	p.frames(2)
+	eval[bool](p, `(function(){ dsplay.run("kubectl delete ds fluentd-elasticsearch"); dsplay.run("kubectl create -f manifest.yaml"); return true; })()`)
+	eval[bool](p, `(function(){ document.getElementById("apply").click(); return true; })()`)
+	p.frames(4)
+	const warning = "Warning: resource daemonsets/fluentd-elasticsearch is missing the kubectl.kubernetes.io/last-applied-configuration annotation"
+	stderr := eval[string](p, `[...document.querySelectorAll("#kout .block")].pop().querySelector(".stderr")?.textContent || ""`)
+	if !strings.Contains(stderr, warning) {
+		t.Errorf("the console's last block has stderr %q, want kubectl's warning", stderr)
+	}
+	if got := eval[string](p, `document.getElementById("apply-result").textContent`); !strings.Contains(got, warning) || !strings.Contains(got, "daemonset.apps/fluentd-elasticsearch configured") {
+		t.Errorf("apply result %q, want the warning and the configured line", got)
+	}
+	p.checkConsole()
+}
+
+// On one column the panes' DOM order follows the order they are seen in,
+// so Tab moves down the page (Manifest, Cluster, kubectl, Decisions); back
+// on two columns the Decisions pane returns under the editor. Whatever the
+// keyboard scrolls to stays clear of the sticky top bar.
+func TestPaneFocusOrderFollowsLayout(t *testing.T) {
+	p := open(t, "?paused")
+	domOrder := `[...document.querySelectorAll(".layout .pane")].map(e => e.querySelector("h2").textContent).join(",")`
+	p.viewport(390, 844)
+	p.frames(2)
+	if got := eval[string](p, domOrder); got != "Manifest,Cluster,kubectl,Decisions" {
+		t.Errorf("390 px: DOM order %s, want Manifest,Cluster,kubectl,Decisions", got)
+	}
+	// Tabbing from the last control of the Manifest pane lands in the Cluster pane.
+	if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.ID("yaml"))); err != nil {
+		t.Fatal(err)
+	}
+	p.keys(kb.Escape + kb.Tab)
+	for i := 0; i < 6 && !eval[bool](p, `!!document.activeElement.closest(".cluster-pane, .log-pane")`); i++ {
+		p.keys(kb.Tab)
+	}
+	if got := eval[string](p, `document.activeElement.closest(".pane")?.querySelector("h2")?.textContent || ""`); got != "Cluster" {
+		t.Errorf("after the editor the focus went to the %q pane, want Cluster", got)
+	}
+	top := eval[[]float64](p, `[document.activeElement.getBoundingClientRect().top, document.querySelector(".topbar").getBoundingClientRect().bottom]`)
+	if top[0] < top[1]-0.5 {
+		t.Errorf("the focused element (top %g) is under the top bar (bottom %g)", top[0], top[1])
+	}
+	p.viewport(1440, 900)
+	p.frames(2)
+	if got := eval[string](p, domOrder); got != "Manifest,Decisions,Cluster,kubectl" {
+		t.Errorf("1440 px: DOM order %s, want the Decisions pane back under the editor", got)
+	}
+	p.checkConsole()
+}
