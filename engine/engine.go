@@ -29,6 +29,12 @@ type Simulation struct {
 	Cluster *cluster.Cluster
 
 	comps components
+	// settledRV is the store's ResourceVersion when Settle last finished
+	// (settled says whether it ever ran); see settleIfChanged.
+	settledRV int64
+	settled   bool
+	// passes counts component passes (for tests of the loop).
+	passes int
 	// Files are named manifests that `kubectl apply -f NAME` can read
 	// (scenario files, the browser editor's buffer).
 	Files map[string]string

@@ -716,3 +716,32 @@ func TestDecisionLogGolden(t *testing.T) {
 		t.Errorf("decision log differs from %s (rerun with -update if intended):\n%s", golden, b.String())
 	}
 }
+
+// TestQuietClusterCostsNoPass: once settled, advancing the clock runs no
+// component pass until a wake-up is due or something is written; then the
+// components run again.
+func TestQuietClusterCostsNoPass(t *testing.T) {
+	s := New(Options{})
+	createDS(t, s, newTestDS("agent"))
+	s.Advance(time.Minute)
+	if s.Cluster.PendingWakeups() != 0 {
+		t.Fatalf("%d wake-ups still queued after a minute", s.Cluster.PendingWakeups())
+	}
+	before := s.passes
+	s.Advance(10 * time.Minute)
+	if s.passes != before {
+		t.Fatalf("a quiet cluster ran %d passes in 10 minutes", s.passes-before)
+	}
+	// A write wakes the loop: the deleted pod is replaced.
+	p := podOn(s, s.Cluster.DaemonSet("default", "agent"), "node-1")
+	if err := s.Cluster.DeletePod(p.Namespace, p.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(30 * time.Second)
+	if s.passes == before {
+		t.Fatal("no pass ran after a write")
+	}
+	if np := podOn(s, s.Cluster.DaemonSet("default", "agent"), "node-1"); np == nil || np.Name == p.Name || np.Status.Phase != api.PodRunning {
+		t.Fatalf("pod not replaced: %+v", np)
+	}
+}

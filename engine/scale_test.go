@@ -59,3 +59,21 @@ func benchmarkAddNodes(b *testing.B, n int) {
 }
 
 func BenchmarkAddNodes1000(b *testing.B) { benchmarkAddNodes(b, 1000) }
+
+// benchmarkIdleSecond measures one virtual second of a settled cluster
+// (every pod Running, nothing scheduled): what each frame of the page costs
+// while a learner watches a quiet cluster.
+func benchmarkIdleSecond(b *testing.B, n int) {
+	s := newScaleSim(b, n)
+	if _, err := s.Apply("ds.yaml", scaleDS); err != nil {
+		b.Fatal(err)
+	}
+	s.Advance(2 * time.Minute)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Advance(time.Second)
+	}
+}
+
+func BenchmarkIdleSecond1000(b *testing.B) { benchmarkIdleSecond(b, 1000) }
+func BenchmarkIdleSecond5000(b *testing.B) { benchmarkIdleSecond(b, 5000) }
