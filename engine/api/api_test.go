@@ -68,6 +68,14 @@ func TestScaledValue(t *testing.T) {
 			t.Errorf("%s of %d (up=%v) = %d, %v; want %d, err=%v", tt.v, tt.total, tt.roundUp, got, err, tt.want, tt.err)
 		}
 	}
+	for in, want := range map[string]string{
+		"abc": "invalid value for IntOrString: invalid type: string is not a percentage",
+		"x%":  `invalid value for IntOrString: invalid value "x%": strconv.Atoi: parsing "x": invalid syntax`,
+	} {
+		if _, err := FromString(in).ScaledValue(5, true); err == nil || err.Error() != want {
+			t.Errorf("ScaledValue(%q) error %v, want %s", in, err, want)
+		}
+	}
 	if FromInt(1).String() != "1" || FromString("25%").String() != "25%" {
 		t.Error("String() does not print the value as written")
 	}

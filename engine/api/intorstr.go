@@ -35,8 +35,10 @@ func (v *IntOrString) String() string {
 
 // ScaledValue mirrors intstr.GetScaledValueFromIntOrPercent: an int is
 // returned as is; "N%" is N*total/100, rounded up when roundUp is true and
-// down otherwise. A string that is not a percentage is an error
-// (`invalid value for IntOrString: invalid value "abc"` upstream).
+// down otherwise. Errors are upstream's: "invalid value for IntOrString:
+// invalid type: string is not a percentage" for a string without "%", and
+// `invalid value for IntOrString: invalid value "x%": <strconv error>` for
+// a percentage that is not an integer.
 func (v *IntOrString) ScaledValue(total int, roundUp bool) (int, error) {
 	if v == nil {
 		return 0, fmt.Errorf("nil value for IntOrString")
@@ -46,7 +48,7 @@ func (v *IntOrString) ScaledValue(total int, roundUp bool) (int, error) {
 	}
 	s := v.StrVal
 	if !strings.HasSuffix(s, "%") {
-		return 0, fmt.Errorf("invalid type: string is not a percentage")
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid type: string is not a percentage")
 	}
 	p, err := strconv.Atoi(strings.TrimSuffix(s, "%"))
 	if err != nil {

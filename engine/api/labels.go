@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,38 +28,30 @@ type Requirement struct {
 	Values   []string
 }
 
-// ValidateLabelKey mirrors validation.IsQualifiedName for label keys: an
-// optional DNS-subdomain prefix and "/", then a name of at most 63
-// characters. It returns nil or an error in the API server's words.
-func ValidateLabelKey(key string) error {
-	name := key
-	if i := strings.LastIndex(key, "/"); i >= 0 {
-		prefix := key[:i]
-		name = key[i+1:]
-		if len(prefix) == 0 || len(prefix) > 253 || !dns1123SubdomainRe.MatchString(prefix) {
-			return fmt.Errorf("prefix part of %q must be a DNS subdomain", key)
-		}
-	}
-	if len(name) == 0 || len(name) > 63 || !qualifiedNameRe.MatchString(name) {
-		return fmt.Errorf("name part of %q must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (max 63 characters)", key)
+// validateLabelKey mirrors labels.validateLabelKey: IsQualifiedName's
+// messages as a field error on "key".
+func validateLabelKey(key string) error {
+	if errs := IsQualifiedName(key); len(errs) != 0 {
+		return fmt.Errorf("key: Invalid value: %q: %s", key, strings.Join(errs, "; "))
 	}
 	return nil
 }
 
-// ValidateLabelValue mirrors validation.IsValidLabelValue.
-func ValidateLabelValue(v string) error {
-	if len(v) > 63 || !labelValueRe.MatchString(v) {
-		return fmt.Errorf("invalid label value: %q: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (max 63 characters)", v)
+// validateLabelValue mirrors labels.validateLabelValue: IsValidLabelValue's
+// messages as a field error on "values[i][key]".
+func validateLabelValue(i int, key, v string) error {
+	if errs := IsValidLabelValue(v); len(errs) != 0 {
+		return fmt.Errorf("values[%d][%s]: Invalid value: %q: %s", i, key, v, strings.Join(errs, "; "))
 	}
 	return nil
 }
 
 // NewRequirement mirrors labels.NewRequirement: it checks the key, the
 // number of values for the operator (In/NotIn at least one, Exists and
-// DoesNotExist none, Gt/Lt exactly one integer) and each value. Errors
-// are upstream's wording.
+// DoesNotExist none, Gt/Lt exactly one integer) and each value. The first
+// problem found is returned, in upstream's words (upstream aggregates them all).
 func NewRequirement(key, op string, vals []string) (Requirement, error) {
-	if err := ValidateLabelKey(key); err != nil {
+	if err := validateLabelKey(key); err != nil {
 		return Requirement{}, err
 	}
 	switch op {
@@ -80,8 +73,8 @@ func NewRequirement(key, op string, vals []string) (Requirement, error) {
 	default:
 		return Requirement{}, fmt.Errorf("operator '%v' is not recognized", op)
 	}
-	for _, v := range vals {
-		if err := ValidateLabelValue(v); err != nil {
+	for i, v := range vals {
+		if err := validateLabelValue(i, key, v); err != nil {
 			return Requirement{}, err
 		}
 	}
@@ -96,9 +89,9 @@ func (r Requirement) Matches(ls map[string]string) bool {
 	v, has := ls[r.Key]
 	switch r.Operator {
 	case SelectorOpIn:
-		return has && contains(r.Values, v)
+		return has && slices.Contains(r.Values, v)
 	case SelectorOpNotIn:
-		return !has || !contains(r.Values, v)
+		return !has || !slices.Contains(r.Values, v)
 	case SelectorOpExists:
 		return has
 	case SelectorOpDoesNotExist:
@@ -123,15 +116,6 @@ func (r Requirement) Matches(ls map[string]string) bool {
 	return false
 }
 
-func contains(vals []string, v string) bool {
-	for _, x := range vals {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // String renders the requirement as written in a manifest: "disk In [ssd hdd]",
 // "gpu Exists".
 func (r Requirement) String() string {
@@ -143,14 +127,12 @@ func (r Requirement) String() string {
 }
 
 // Selector is a parsed label selector (apimachinery labels.Selector): the
-// requirements are ANDed. The zero value selects nothing; see Everything.
+// requirements are ANDed. The zero value selects nothing (Nothing); an
+// empty label set selector (SelectorFromSet(nil)) selects everything.
 type Selector struct {
 	reqs     []Requirement
 	everyone bool
 }
-
-// Everything returns a selector that matches every label set (labels.Everything).
-func Everything() Selector { return Selector{everyone: true} }
 
 // Nothing returns a selector that matches no label set (labels.Nothing).
 func Nothing() Selector { return Selector{} }
@@ -217,7 +199,7 @@ func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
 // addExpression checks that op is one of ops (else "%q is not a valid
 // <kind> selector operator") and ANDs the requirement key op values into s.
 func (s *Selector) addExpression(kind, key, op string, values []string, ops ...string) error {
-	if !contains(ops, op) {
+	if !slices.Contains(ops, op) {
 		return fmt.Errorf("%q is not a valid %s selector operator", op, kind)
 	}
 	r, err := NewRequirement(key, op, append([]string(nil), values...))

@@ -86,6 +86,22 @@ func TestRequirementGtLt(t *testing.T) {
 	}
 }
 
+// TestRequirementKeyAndValueErrors: bad keys and values get the shared
+// name validation's messages, as field errors on key and values[i][key].
+func TestRequirementKeyAndValueErrors(t *testing.T) {
+	for _, tc := range []struct {
+		key, val, want string
+	}{
+		{"-disk", "ssd", `key: Invalid value: "-disk": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+		{"disk", "a b", `values[0][disk]: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`},
+	} {
+		_, err := NewRequirement(tc.key, SelectorOpIn, []string{tc.val})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("NewRequirement(%q In [%q]):\n got %v\nwant %s", tc.key, tc.val, err, tc.want)
+		}
+	}
+}
+
 func TestSelectorFromSet(t *testing.T) {
 	if !SelectorFromSet(nil).Matches(map[string]string{"a": "b"}) {
 		t.Error("empty set should match everything")

@@ -7,35 +7,47 @@ const (
 	PodQOSBestEffort = "BestEffort"
 )
 
-// GetPodQOS mirrors qos.GetPodQOS (pkg/apis/core/helper/qos) for cpu and
-// memory: BestEffort when no container has requests or limits, Guaranteed
-// when every container has cpu and memory limits equal to its requests
-// (requests default to limits), Burstable otherwise.
+// GetPodQOS mirrors qos.ComputePodQOS (pkg/apis/core/helper/qos) for cpu
+// and memory, without pod-level resources. Positive requests and limits are
+// summed over containers and init containers (a request left out counts as
+// its limit, as API defaulting sets it). BestEffort when both sums are
+// empty; Guaranteed when every container has positive cpu and memory
+// limits and the summed requests equal the summed limits; Burstable
+// otherwise.
 func GetPodQOS(spec *PodSpec) string {
-	any := false
+	requests, limits := map[string]int64{}, map[string]int64{}
 	guaranteed := true
-	all := append(append([]Container(nil), spec.InitContainers...), spec.Containers...)
-	for _, c := range all {
-		req, lim := c.Resources.Requests, c.Resources.Limits
-		for _, r := range []string{ResourceCPU, ResourceMemory} {
-			rq, hasReq := req[r]
-			lq, hasLim := lim[r]
-			if (hasReq && rq.Milli != 0) || (hasLim && lq.Milli != 0) {
-				any = true
+	for _, cs := range [][]Container{spec.Containers, spec.InitContainers} {
+		for _, c := range cs {
+			found := 0
+			for _, r := range []string{ResourceCPU, ResourceMemory} {
+				lim, hasLim := c.Resources.Limits[r]
+				req, hasReq := c.Resources.Requests[r]
+				if !hasReq && hasLim {
+					req, hasReq = lim, true
+				}
+				if hasReq && req.Milli > 0 {
+					requests[r] += req.Milli
+				}
+				if hasLim && lim.Milli > 0 {
+					limits[r] += lim.Milli
+					found++
+				}
 			}
-			if !hasLim {
-				guaranteed = false
-				continue
-			}
-			if hasReq && rq.Milli != lq.Milli {
+			if found < 2 {
 				guaranteed = false
 			}
 		}
 	}
-	switch {
-	case !any:
+	if len(requests) == 0 && len(limits) == 0 {
 		return PodQOSBestEffort
-	case guaranteed:
+	}
+	for r, req := range requests {
+		if lim, ok := limits[r]; !ok || lim != req {
+			guaranteed = false
+		}
+	}
+	if guaranteed && len(requests) == len(limits) {
 		return PodQOSGuaranteed
 	}
 	return PodQOSBurstable

@@ -135,11 +135,27 @@ func TestGetPodQOS(t *testing.T) {
 		{"limits equal requests", ResourceRequirements{Requests: ResourceList{"cpu": q("100m"), "memory": q("64Mi")}, Limits: ResourceList{"cpu": q("100m"), "memory": q("64Mi")}}, PodQOSGuaranteed},
 		{"limits only", ResourceRequirements{Limits: ResourceList{"cpu": q("1"), "memory": q("1Gi")}}, PodQOSGuaranteed},
 		{"limits differ", ResourceRequirements{Requests: ResourceList{"cpu": q("100m"), "memory": q("64Mi")}, Limits: ResourceList{"cpu": q("200m"), "memory": q("64Mi")}}, PodQOSBurstable},
+		// a zero limit is not a limit: upstream finds no cpu limit
+		{"zero cpu limit", ResourceRequirements{Limits: ResourceList{"cpu": q("0"), "memory": q("1Gi")}}, PodQOSBurstable},
 	}
 	for _, tc := range cases {
 		spec := PodSpec{Containers: []Container{{Name: "c", Resources: tc.res}}}
 		if got := GetPodQOS(&spec); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+	// requests and limits are compared as sums over all containers
+	// (ComputePodQOS), so per-container differences that cancel out still
+	// make the pod Guaranteed; a container without limits never does.
+	c := func(reqCPU, limCPU string) Container {
+		return Container{Resources: ResourceRequirements{
+			Requests: ResourceList{"cpu": q(reqCPU), "memory": q("64Mi")},
+			Limits:   ResourceList{"cpu": q(limCPU), "memory": q("64Mi")}}}
+	}
+	if got := GetPodQOS(&PodSpec{Containers: []Container{c("100m", "200m"), c("200m", "100m")}}); got != PodQOSGuaranteed {
+		t.Errorf("sums equal: %s, want Guaranteed", got)
+	}
+	if got := GetPodQOS(&PodSpec{Containers: []Container{c("100m", "100m")}, InitContainers: []Container{{}}}); got != PodQOSBurstable {
+		t.Errorf("init container without limits: %s, want Burstable", got)
 	}
 }

@@ -35,12 +35,6 @@ func Forbidden(resource, name, msg string) error {
 	return &StatusError{Reason: "Forbidden", Message: fmt.Sprintf("%s %q is forbidden: %s", resource, name, msg)}
 }
 
-// IsForbidden reports whether err is a Forbidden StatusError.
-func IsForbidden(err error) bool {
-	se, ok := err.(*StatusError)
-	return ok && se.Reason == "Forbidden"
-}
-
 // AdmitPodPriority mirrors the Priority admission plugin's Admit for a pod
 // create (plugin/pkg/admission/priority, admitPod): priorityClassName is
 // resolved to spec.priority and spec.preemptionPolicy; an empty name gets

@@ -52,6 +52,10 @@ type Cluster struct {
 	// membership changes.
 	nodeList []*api.Node
 	podLists map[string][]*api.Pod
+	// podNodeNames and podOwnerUIDs cache PodNodeNames and PodOwnerUIDs
+	// (nil when stale): the kubelets, the pod GC and the garbage collector
+	// ask for them on every pass.
+	podNodeNames, podOwnerUIDs []string
 
 	wakeups wakeHeap
 
@@ -59,8 +63,10 @@ type Cluster struct {
 	maxDecisions int
 	decisionSeq  int64
 
-	// placementGen counts changes to nodes and to bound pods (see PlacementVersion).
+	// placementGen counts changes to nodes and to bound pods (see
+	// PlacementVersion); nodeGen changes to nodes only (see NodeVersion).
 	placementGen int64
+	nodeGen      int64
 }
 
 type podIndexEntry struct{ node, owner string }
@@ -232,6 +238,7 @@ func (c *Cluster) CreateNode(n *api.Node) error {
 		c.nodeList[i] = n
 	}
 	c.placementGen++
+	c.nodeGen++
 	return nil
 }
 
@@ -248,6 +255,7 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	}
 	c.nodes[n.Name] = n
 	c.placementGen++
+	c.nodeGen++
 	return nil
 }
 
@@ -260,6 +268,7 @@ func (c *Cluster) DeleteNode(name string) error {
 	c.nodeList = nil
 	c.rv++
 	c.placementGen++
+	c.nodeGen++
 	return nil
 }
 
@@ -318,15 +327,21 @@ func ownerUID(p *api.Pod) string {
 }
 
 func (c *Cluster) index(key string, p *api.Pod) {
-	if old, ok := c.podIndex[key]; (ok && old.node != "") || (p != nil && p.Spec.NodeName != "") {
+	old, had := c.podIndex[key]
+	if (had && old.node != "") || (p != nil && p.Spec.NodeName != "") {
 		c.placementGen++
 	}
-	old, had := c.podIndex[key]
 	var e podIndexEntry
 	if p != nil {
 		e = podIndexEntry{node: p.Spec.NodeName, owner: ownerUID(p)}
 	}
 	// Invalidate the cached listings whose membership or members change.
+	if !had || p == nil || old.node != e.node {
+		c.podNodeNames = nil
+	}
+	if !had || p == nil || old.owner != e.owner {
+		c.podOwnerUIDs = nil
+	}
 	if !had || p == nil || old != e || c.podsByNode[old.node][key] != p {
 		delete(c.podLists, "all")
 		if had {

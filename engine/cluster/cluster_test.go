@@ -67,6 +67,55 @@ func TestNodeListingStaysSorted(t *testing.T) {
 	}
 }
 
+// TestNodeVersion: node writes move NodeVersion, pod writes do not (they
+// move PlacementVersion only).
+func TestNodeVersion(t *testing.T) {
+	c := New(1)
+	step := func(what string, write func(), moves bool) {
+		t.Helper()
+		before := c.NodeVersion()
+		write()
+		if moved := c.NodeVersion() != before; moved != moves {
+			t.Errorf("%s: NodeVersion moved = %v, want %v", what, moved, moves)
+		}
+	}
+	step("create node", func() { c.CreateNode(c.NewNode("a", 0, NodeOptions{})) }, true)
+	step("update node", func() { c.UpdateNode(c.Node("a")) }, true)
+	step("create bound pod", func() { c.CreatePod(newPod("p", "a", "")) }, false)
+	step("update pod", func() { c.UpdatePod(c.Pod("default", "p")) }, false)
+	step("delete node", func() { c.DeleteNode("a") }, true)
+}
+
+// TestDeleteTerminatingPod mirrors BeforeDelete on a pod already being
+// deleted: only an explicit, shorter grace period changes it, and the new
+// deadline counts from when the deletion started, not from now.
+func TestDeleteTerminatingPod(t *testing.T) {
+	c := New(1)
+	c.CreatePod(newPod("p", "n1", ""))
+	t0 := c.Now()
+	if err := c.DeletePod("default", "p", nil); err != nil {
+		t.Fatal(err)
+	}
+	p := c.Pod("default", "p")
+	check := func(what string, deadline time.Duration, grace int64) {
+		t.Helper()
+		if !p.DeletionTimestamp.Equal(t0.Add(deadline)) || *p.DeletionGracePeriodSeconds != grace {
+			t.Errorf("%s: deletionTimestamp +%s grace %d, want +%s grace %d", what, p.DeletionTimestamp.Sub(t0), *p.DeletionGracePeriodSeconds, deadline, grace)
+		}
+	}
+	check("first delete", 30*time.Second, 30)
+	c.SetNow(t0.Add(10 * time.Second))
+	rv := c.ResourceVersion()
+	longer, shorter := int64(60), int64(15)
+	c.DeletePod("default", "p", nil)
+	c.DeletePod("default", "p", &longer)
+	if check("no shorter grace", 30*time.Second, 30); c.ResourceVersion() != rv {
+		t.Errorf("a delete that changes nothing wrote")
+	}
+	c.DeletePod("default", "p", &shorter)
+	check("grace 15 at +10s", 15*time.Second, 15)
+}
+
 func newPod(name, node, owner string) *api.Pod {
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{NodeName: node}}
 	if owner != "" {
@@ -94,12 +143,26 @@ func TestPodIndexes(t *testing.T) {
 	check("on n1", podNames(c.PodsOnNode("n1")), "p1,p3")
 	check("unbound", podNames(c.PodsOnNode("")), "p2")
 	check("owned u1", podNames(c.PodsOwnedBy("u1")), "p1,p3")
+	keys := func() string {
+		return strings.Join(c.PodNodeNames(), ",") + " / " + strings.Join(c.PodOwnerUIDs(), ",")
+	}
+	check("node names / owner UIDs", keys(), "n1 / u1,u2")
 
 	p2 := c.Pod("default", "p2")
 	p2.Spec.NodeName = "n1" // the scheduler binds it
 	c.UpdatePod(p2)
 	check("on n1 after bind", podNames(c.PodsOnNode("n1")), "p1,p2,p3")
 	check("unbound after bind", podNames(c.PodsOnNode("")), "")
+	p2.Spec.NodeName = "n2" // rebound (as a test can): a new node name
+	c.UpdatePod(p2)
+	check("node names after rebind", keys(), "n1,n2 / u1,u2")
+	p2.OwnerReferences = nil
+	c.UpdatePod(p2)
+	check("owner UIDs after release", keys(), "n1,n2 / u1")
+	p2.Spec.NodeName = "n1"
+	p2.OwnerReferences = []api.OwnerReference{{Kind: "DaemonSet", Name: "ds", UID: "u2", Controller: api.BoolPtr(true)}}
+	c.UpdatePod(p2)
+	check("back on n1, owned by u2", keys(), "n1 / u1,u2")
 
 	p1 := c.Pod("default", "p1")
 	p1.OwnerReferences = nil // released
@@ -117,6 +180,7 @@ func TestPodIndexes(t *testing.T) {
 	c.RemovePod("default", "p3")
 	check("all after remove", podNames(c.Pods()), "p1,p2")
 	check("owned u1 after remove", podNames(c.PodsOwnedBy("u1")), "")
+	check("owner UIDs after remove", keys(), "n1 / u2")
 	if err := c.RemovePod("default", "p3"); !IsNotFound(err) {
 		t.Errorf("second remove: %v", err)
 	}

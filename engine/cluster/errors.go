@@ -8,7 +8,7 @@ import (
 // StatusError mirrors apimachinery's api/errors.StatusError: Reason is the
 // HTTP-level reason kubectl prints in `Error from server (<Reason>): <Message>`.
 type StatusError struct {
-	Reason  string // NotFound, AlreadyExists, Invalid, BadRequest, Conflict
+	Reason  string // NotFound, AlreadyExists, Forbidden, Invalid, BadRequest, Conflict
 	Message string
 }
 

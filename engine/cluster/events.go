@@ -219,8 +219,8 @@ type Decision struct {
 	Reason string
 }
 
-// Decide appends a decision at the current virtual time. The log keeps the
-// most recent 20,000 decisions.
+// Decide appends a decision at the current virtual time. The log holds at
+// most 20,000 decisions: when it is full, the older half is dropped.
 func (c *Cluster) Decide(d Decision) {
 	c.decisionSeq++
 	d.Seq = c.decisionSeq

@@ -20,7 +20,12 @@ func (c *Cluster) RecordNodeEvent(meta *api.ObjectMeta, eventType, reason, messa
 		fmt.Fprintf(h, "%s|%s|%s|%s|%d|%d", meta.Name, meta.UID, reason, component, c.now.UnixNano(), c.eventSeq)
 		a := h.Sum64()
 		h.Write([]byte(message))
-		b := h.Sum64()
-		return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(a>>32), uint16(a>>16), uint16(a), uint16(b>>48), b&0xffffffffffff)
+		return formatUID(a, h.Sum64())
 	})
+}
+
+// formatUID renders two 64-bit hashes as a UID in the 8-4-4-4-12 hex form:
+// the first three groups from a, the last two from b.
+func formatUID(a, b uint64) string {
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(a>>32), uint16(a>>16), uint16(a), uint16(b>>48), b&0xffffffffffff)
 }

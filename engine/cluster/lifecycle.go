@@ -13,13 +13,27 @@ import (
 // unschedulable pod only when it changed since the pod's last attempt.
 func (c *Cluster) PlacementVersion() int64 { return c.placementGen }
 
+// NodeVersion returns a counter that increases whenever a node is created,
+// updated or deleted (and on nothing else). Components that scan every node
+// skip the scan while it is unchanged.
+func (c *Cluster) NodeVersion() int64 { return c.nodeGen }
+
 // PodOwnerUIDs returns the controller UIDs that own at least one pod, sorted
 // (the empty UID of pods without a controller is left out). The garbage
 // collector uses it to find pods whose owner is gone without scanning pods.
-func (c *Cluster) PodOwnerUIDs() []string { return indexKeys(c.podsByOwner) }
+func (c *Cluster) PodOwnerUIDs() []string { return cachedIndexKeys(&c.podOwnerUIDs, c.podsByOwner) }
+
+// cachedIndexKeys returns a copy of *cache, first filling it with
+// indexKeys(idx) when it is nil (stale).
+func cachedIndexKeys(cache *[]string, idx map[string]map[string]*api.Pod) []string {
+	if *cache == nil {
+		*cache = indexKeys(idx)
+	}
+	return append([]string(nil), *cache...)
+}
 
 // indexKeys returns the non-empty keys of a pod index that still hold a
-// pod, sorted.
+// pod, sorted (never nil).
 func indexKeys(idx map[string]map[string]*api.Pod) []string {
 	out := make([]string, 0, len(idx))
 	for k, m := range idx {
@@ -41,8 +55,10 @@ const DefaultTerminationGracePeriodSeconds int64 = 30
 // (grace 0); so is any pod with grace 0 and no finalizers. Otherwise the pod
 // gets deletionTimestamp = now + grace and deletionGracePeriodSeconds, and
 // the kubelet removes it when its containers have stopped. Deleting a pod
-// that is already terminating only ever shortens its grace period, and
-// writes nothing otherwise. Errors: NotFound.
+// that is already terminating (BeforeDelete) changes it only when
+// gracePeriodSeconds is given and shorter than its
+// deletionGracePeriodSeconds: the deadline then moves to the original start
+// of the deletion plus the new period. Errors: NotFound.
 func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) error {
 	p := c.Pod(namespace, name)
 	if p == nil {
@@ -66,9 +82,11 @@ func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) e
 	}
 	deadline := c.now.Add(time.Duration(grace) * time.Second)
 	if p.DeletionTimestamp != nil {
-		if !deadline.Before(*p.DeletionTimestamp) {
+		old := p.DeletionGracePeriodSeconds
+		if old == nil || *old == 0 || gracePeriodSeconds == nil || grace >= *old {
 			return nil
 		}
+		deadline = p.DeletionTimestamp.Add(time.Duration(grace-*old) * time.Second)
 	}
 	p.DeletionTimestamp = &deadline
 	g := grace
@@ -79,4 +97,4 @@ func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) e
 // PodNodeNames returns the node names that bound pods refer to, sorted
 // (nodes that no longer exist included). The pod GC uses it to find pods
 // bound to vanished nodes without scanning every pod.
-func (c *Cluster) PodNodeNames() []string { return indexKeys(c.podsByNode) }
+func (c *Cluster) PodNodeNames() []string { return cachedIndexKeys(&c.podNodeNames, c.podsByNode) }

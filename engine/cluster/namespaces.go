@@ -27,7 +27,7 @@ func (c *Cluster) namespaceStore() map[string]*api.Namespace {
 			h := fnv.New64a()
 			h.Write([]byte(name))
 			s := h.Sum64()
-			uid := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(s>>32), uint16(s>>16), uint16(s), uint16(s>>48)^0x4000, s&0xffffffffffff)
+			uid := formatUID(s, s^0x4000<<48)
 			c.namespaces[name] = &api.Namespace{
 				TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
 				ObjectMeta: api.ObjectMeta{Name: name, UID: uid, CreationTimestamp: Epoch, ResourceVersion: "1", Labels: map[string]string{"kubernetes.io/metadata.name": name}},
@@ -108,7 +108,7 @@ func (c *Cluster) DeleteNamespace(name string) error {
 		return NotFound("namespaces", name)
 	}
 	if immortalNamespaces[name] {
-		return &StatusError{Reason: "Forbidden", Message: fmt.Sprintf("namespaces %q is forbidden: this namespace may not be deleted", name)}
+		return Forbidden("namespaces", name, "this namespace may not be deleted")
 	}
 	if ns.Status.Phase == api.NamespaceTerminating {
 		return nil
@@ -176,7 +176,7 @@ func (c *Cluster) AdmitNamespaced(namespace, resource, name string) error {
 		return NotFound("namespaces", namespace)
 	}
 	if ns.Status.Phase == api.NamespaceTerminating {
-		return &StatusError{Reason: "Forbidden", Message: fmt.Sprintf("%s %q is forbidden: unable to create new content in namespace %s because it is being terminated", resource, name, namespace)}
+		return Forbidden(resource, name, fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", namespace))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -12,7 +13,7 @@ func TestNamespaces(t *testing.T) {
 	for _, ns := range c.Namespaces() {
 		names = append(names, ns.Name+"="+ns.Status.Phase)
 	}
-	if got, want := names, []string{"default=Active", "kube-node-lease=Active", "kube-public=Active", "kube-system=Active"}; !equalStrings(got, want) {
+	if got, want := names, []string{"default=Active", "kube-node-lease=Active", "kube-public=Active", "kube-system=Active"}; !slices.Equal(got, want) {
 		t.Fatalf("built-in namespaces %v, want %v", got, want)
 	}
 	// the built-ins use neither the seeded generator nor the counter
@@ -87,16 +88,4 @@ func TestNamespaces(t *testing.T) {
 	if err := c.DeleteNamespace("empty"); err != nil || c.Namespace("empty") != nil {
 		t.Errorf("empty namespace: %v, %+v", err, c.Namespace("empty"))
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -61,9 +61,9 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 	for k, v := range rl {
 		alloc[k] = v
 	}
-	now := c.now
-	cond := func(t, status, reason, msg string) api.NodeCondition {
-		return api.NodeCondition{Type: t, Status: status, LastHeartbeatTime: now, LastTransitionTime: now, Reason: reason, Message: msg}
+	conds := HealthyNodeConditions()
+	for i := range conds {
+		conds[i].LastHeartbeatTime, conds[i].LastTransitionTime = c.now, c.now
 	}
 	return &api.Node{
 		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},
@@ -71,12 +71,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 		Status: api.NodeStatus{
 			Capacity:    rl,
 			Allocatable: alloc,
-			Conditions: []api.NodeCondition{
-				cond(api.NodeMemoryPressure, api.ConditionFalse, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-				cond(api.NodeDiskPressure, api.ConditionFalse, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-				cond(api.NodePIDPressure, api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-				cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
-			},
+			Conditions:  conds,
 			Addresses: []api.NodeAddress{
 				{Type: "InternalIP", Address: fmt.Sprintf("172.18.%d.%d", index/250, index%250+2)},
 				{Type: "Hostname", Address: name},
@@ -90,6 +85,20 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 				Architecture:            "amd64",
 			},
 		},
+	}
+}
+
+// HealthyNodeConditions returns, in the kubelet's order, the conditions a
+// working kubelet posts for a healthy node (the node status setters
+// MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition and
+// ReadyCondition): the pressure conditions False and Ready True, with the
+// kubelet's reasons and messages. The times are left zero for the caller.
+func HealthyNodeConditions() []api.NodeCondition {
+	return []api.NodeCondition{
+		{Type: api.NodeMemoryPressure, Status: api.ConditionFalse, Reason: "KubeletHasSufficientMemory", Message: "kubelet has sufficient memory available"},
+		{Type: api.NodeDiskPressure, Status: api.ConditionFalse, Reason: "KubeletHasNoDiskPressure", Message: "kubelet has no disk pressure"},
+		{Type: api.NodePIDPressure, Status: api.ConditionFalse, Reason: "KubeletHasSufficientPID", Message: "kubelet has sufficient PID available"},
+		{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady", Message: "kubelet is posting ready status"},
 	}
 }
 

@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -100,15 +101,6 @@ type GarbageCollector struct{ c *cluster.Cluster }
 // NewGarbageCollector returns the garbage collector.
 func NewGarbageCollector(c *cluster.Cluster) *GarbageCollector { return &GarbageCollector{c: c} }
 
-func hasFinalizer(m *api.ObjectMeta, f string) bool {
-	for _, x := range m.Finalizers {
-		if x == f {
-			return true
-		}
-	}
-	return false
-}
-
 func removeFinalizer(m *api.ObjectMeta, f string) {
 	out := m.Finalizers[:0]
 	for _, x := range m.Finalizers {
@@ -129,17 +121,18 @@ func (g *GarbageCollector) decide(object, node, action, reason string) {
 // Sync runs one garbage collection pass.
 func (g *GarbageCollector) Sync() {
 	c := g.c
-	owners := map[string]*api.DaemonSet{}
-	for _, ds := range c.DaemonSets() {
+	dss := c.DaemonSets()
+	owners := make(map[string]*api.DaemonSet, len(dss))
+	for _, ds := range dss {
 		owners[ds.UID] = ds
 	}
 	// DaemonSets being deleted with a propagation finalizer.
-	for _, ds := range c.DaemonSets() {
+	for _, ds := range dss {
 		if ds.DeletionTimestamp == nil {
 			continue
 		}
 		switch {
-		case hasFinalizer(&ds.ObjectMeta, FinalizerOrphanDependents):
+		case slices.Contains(ds.Finalizers, FinalizerOrphanDependents):
 			for _, p := range c.PodsOwnedBy(ds.UID) {
 				p.RemoveOwnerReference(ds.UID)
 				_ = c.UpdatePod(p)
@@ -153,12 +146,10 @@ func (g *GarbageCollector) Sync() {
 			}
 			removeFinalizer(&ds.ObjectMeta, FinalizerOrphanDependents)
 			_ = c.UpdateDaemonSet(ds)
-		case hasFinalizer(&ds.ObjectMeta, FinalizerDeleteDependents):
+		case slices.Contains(ds.Finalizers, FinalizerDeleteDependents):
 			pods := c.PodsOwnedBy(ds.UID)
-			revs := 0
 			for _, r := range c.ControllerRevisions() {
 				if ref := r.ControllerRef(); ref != nil && ref.UID == ds.UID {
-					revs++
 					_ = c.RemoveControllerRevision(r.Namespace, r.Name)
 				}
 			}
@@ -172,7 +163,6 @@ func (g *GarbageCollector) Sync() {
 			if len(c.PodsOwnedBy(ds.UID)) > 0 {
 				continue
 			}
-			_ = revs
 			removeFinalizer(&ds.ObjectMeta, FinalizerDeleteDependents)
 			_ = c.UpdateDaemonSet(ds)
 		}

@@ -38,7 +38,7 @@ type Kubelets struct {
 	// node controller has not registered yet; awaitReady those it has
 	// registered since, whose kubelet is to report NodeReady.
 	awaitRegister, awaitReady []string
-	// nodesSeen is the PlacementVersion of the last scan over the nodes.
+	// nodesSeen is the NodeVersion of the last scan over the nodes.
 	nodesSeen   int64
 	nodesSeenOK bool
 	// lastIP is the last pod address handed out on each node (host-local
@@ -118,23 +118,16 @@ func (k *Kubelets) Start(node string) bool {
 		return true
 	}
 	now := k.c.Now()
-	want := map[string][3]string{
-		api.NodeMemoryPressure: {api.ConditionFalse, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"},
-		api.NodeDiskPressure:   {api.ConditionFalse, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"},
-		api.NodePIDPressure:    {api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"},
-		api.NodeReady:          {api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"},
-	}
-	for _, t := range []string{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady} {
-		w := want[t]
-		cond := n.Condition(t)
+	for _, w := range cluster.HealthyNodeConditions() {
+		cond := n.Condition(w.Type)
 		if cond == nil {
-			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: t})
+			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: w.Type})
 			cond = &n.Status.Conditions[len(n.Status.Conditions)-1]
 		}
-		if cond.Status != w[0] {
+		if cond.Status != w.Status {
 			cond.LastTransitionTime = now
 		}
-		cond.Status, cond.Reason, cond.Message, cond.LastHeartbeatTime = w[0], w[1], w[2], now
+		cond.Status, cond.Reason, cond.Message, cond.LastHeartbeatTime = w.Status, w.Reason, w.Message, now
 	}
 	_ = k.c.UpdateNode(n)
 	// A restarted kubelet announces itself as at registration
@@ -330,9 +323,9 @@ func (k *Kubelets) agent(n *api.Node) *nodeAgent {
 // NodeReady), and NodeNotSchedulable / NodeSchedulable when
 // spec.unschedulable changes (Kubelet.recordNodeSchedulableEvent, whose
 // memory starts at false, so a schedulable node records nothing). The scan
-// over the nodes runs only when nodes (or bound pods) changed since the
-// last one (PlacementVersion), so a pass stays linear and idle passes cost
-// nothing here.
+// over the nodes runs only when a node changed since the last one
+// (NodeVersion) or a kubelet stopped or started, so pod churn and idle
+// passes cost nothing here.
 func (k *Kubelets) syncNodes() {
 	for _, name := range k.awaitReady {
 		n := k.c.Node(name)
@@ -346,7 +339,7 @@ func (k *Kubelets) syncNodes() {
 		}
 	}
 	k.awaitReady = k.awaitReady[:0]
-	if v := k.c.PlacementVersion(); v != k.nodesSeen || !k.nodesSeenOK {
+	if v := k.c.NodeVersion(); v != k.nodesSeen || !k.nodesSeenOK {
 		k.nodesSeen, k.nodesSeenOK = v, true
 	} else {
 		return
@@ -391,6 +384,10 @@ func (k *Kubelets) forget() {
 		}
 	}
 }
+
+// containerFieldPath is the field path of a container's events
+// (kubecontainer.GenerateContainerRef): "spec.containers{<name>}".
+func containerFieldPath(name string) string { return "spec.containers{" + name + "}" }
 
 func podObject(p *api.Pod) string { return "Pod/" + p.Namespace + "/" + p.Name }
 
@@ -467,6 +464,11 @@ const (
 	ReasonOutOfPods   = "OutOfpods"
 )
 
+// ErrReasonTaintNotMatch is the predicate description of a pod the kubelet
+// rejects for an untolerated NoExecute taint (tainttoleration.ErrReasonNotMatch,
+// used by lifecycle.generalFilter).
+const ErrReasonTaintNotMatch = "node(s) had taints that the pod didn't tolerate"
+
 // canAdmitPod mirrors Kubelet.canAdmitPod with the predicate admit handler
 // (predicateAdmitHandler.Admit, lifecycle.generalFilter): the pod is checked
 // against the node as the scheduler would (scheduler.AdmissionCheck:
@@ -507,8 +509,10 @@ func (k *Kubelets) canAdmitPod(n *api.Node, p *api.Pod) bool {
 			reason, msg = r.Name, fmt.Sprintf("Predicate %s failed: %s", r.Name, r.Reason)
 		}
 	} else if _, bad := api.FindMatchingUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, func(t *api.Taint) bool { return t.Effect == api.TaintEffectNoExecute }); bad {
-		// generalFilter: the kubelet only cares about NoExecute taints.
-		reason, msg = scheduler.PluginTaintToleration, fmt.Sprintf("Predicate %s failed: %s", scheduler.PluginTaintToleration, scheduler.ErrReasonUntoleratedTaint)
+		// generalFilter: the kubelet only cares about NoExecute taints, and
+		// words them with tainttoleration.ErrReasonNotMatch, not the
+		// scheduler Filter's "node(s) had untolerated taint(s)".
+		reason, msg = scheduler.PluginTaintToleration, fmt.Sprintf("Predicate %s failed: %s", scheduler.PluginTaintToleration, ErrReasonTaintNotMatch)
 	} else {
 		return true
 	}
@@ -534,7 +538,7 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	for i, c := range p.Spec.Containers {
 		pol := pullPolicy(&c)
 		present := nodeHasImage(n, c.Image)
-		fp := fmt.Sprintf("spec.containers{%s}", c.Name)
+		fp := containerFieldPath(c.Name)
 		switch {
 		case pol == "Never" || (pol == "IfNotPresent" && present):
 			k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
@@ -618,7 +622,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 				continue // recorded
 			}
 			size := imageSize(pl.image)
-			k.event(p, n, fmt.Sprintf("spec.containers{%s}", pl.container), api.EventTypeNormal, "Pulled",
+			k.event(p, n, containerFieldPath(pl.container), api.EventTypeNormal, "Pulled",
 				fmt.Sprintf("Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", pl.image, pl.took, pl.took, size))
 			if !nodeHasImage(n, pl.image) {
 				n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: []string{pl.image}, SizeBytes: size})
@@ -642,7 +646,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			cs.Started = api.BoolPtr(true)
 			cs.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+cs.Name), hash32(cs.Name+string(p.UID)))
 			cs.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(cs.Image)) + strings.Repeat("0", 56)
-			fp := fmt.Sprintf("spec.containers{%s}", cs.Name)
+			fp := containerFieldPath(cs.Name)
 			k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
 			k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
 		}
@@ -678,7 +682,7 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 	now := k.c.Now()
 	at, ok := k.stopping[p.UID]
 	if !ok {
-		grace := int64(30)
+		grace := cluster.DefaultTerminationGracePeriodSeconds
 		if p.DeletionGracePeriodSeconds != nil {
 			grace = *p.DeletionGracePeriodSeconds
 		}
@@ -690,7 +694,7 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 		delete(k.timelines, p.UID)
 		for _, cs := range p.Status.ContainerStatuses {
 			if cs.State.Running != nil {
-				k.event(p, n, fmt.Sprintf("spec.containers{%s}", cs.Name), api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", cs.Name))
+				k.event(p, n, containerFieldPath(cs.Name), api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", cs.Name))
 			}
 		}
 		k.c.WakeAt(at)

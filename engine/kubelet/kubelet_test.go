@@ -292,6 +292,13 @@ func TestNodeLifecycle(t *testing.T) {
 	if len(n.Spec.Taints) != 0 || n.Condition(api.NodeReady).Status != api.ConditionTrue {
 		t.Errorf("after recovery: %+v %+v", n.Spec.Taints, n.Condition(api.NodeReady))
 	}
+	// the restarted kubelet posts every condition afresh, in its own words
+	for _, want := range cluster.HealthyNodeConditions() {
+		c := n.Condition(want.Type)
+		if c.Status != want.Status || c.Reason != want.Reason || c.Message != want.Message || c.LastHeartbeatTime.IsZero() {
+			t.Errorf("after recovery %s = %+v", want.Type, c)
+		}
+	}
 	// conditions and cordon map to taints
 	for _, tc := range []struct {
 		mut  func(n *api.Node)
@@ -568,7 +575,7 @@ func TestKubeletAdmission(t *testing.T) {
 			event: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"},
 		{name: "other host port", first: []func(*api.Pod){port(8080)}, last: port(8081)},
 		{name: "untolerated NoExecute taint", last: func(p *api.Pod) {}, reason: "TaintToleration",
-			event: "Predicate TaintToleration failed: node(s) had untolerated taint(s)"},
+			event: "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

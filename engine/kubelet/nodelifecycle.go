@@ -16,6 +16,11 @@ import (
 type NodeLifecycle struct {
 	c *cluster.Cluster
 	k *Kubelets
+	// nodesSeen is the NodeVersion after the last pass over the nodes
+	// (nodesSeenOK: one ran). While it holds and every kubelet is working,
+	// no condition or taint can be due, so Sync skips the pass.
+	nodesSeen   int64
+	nodesSeenOK bool
 }
 
 // NewNodeLifecycle returns the controller; it learns which kubelets are
@@ -31,13 +36,18 @@ var lifecycleTaintKeys = map[string]bool{
 	api.TaintNodeNetworkUnavailable: true,
 }
 
-// Sync runs monitorNodeHealth and the tainting passes over every node.
+// Sync runs monitorNodeHealth and the tainting passes over every node,
+// unless no node changed since the last pass and no kubelet is silent.
 func (nl *NodeLifecycle) Sync() {
 	nl.registerNodes()
+	if len(nl.k.down) == 0 && nl.nodesSeenOK && nl.c.NodeVersion() == nl.nodesSeen {
+		return
+	}
 	for _, n := range nl.c.Nodes() {
 		nl.monitorNodeHealth(n)
 		nl.reconcileTaints(n)
 	}
+	nl.nodesSeen, nl.nodesSeenOK = nl.c.NodeVersion(), true
 }
 
 // registerNodes mirrors the node lifecycle controller's first sight of a

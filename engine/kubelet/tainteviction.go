@@ -130,7 +130,6 @@ func (te *TaintEviction) Sync() {
 			if !ev.at.After(now) {
 				delete(te.scheduled, p.UID)
 				te.evict(p, n, fmt.Sprintf("its toleration of the NoExecute taint(s) on %s ran out after %s", n.Name, d))
-				continue
 			}
 		}
 	}
@@ -163,7 +162,7 @@ func (te *TaintEviction) Sync() {
 func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
 	c := te.c
 	te.done[p.UID] = eviction{namespace: p.Namespace, name: p.Name, created: c.Now(), at: c.Now()}
-	setPodCondition(p, "DisruptionTarget", api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Now())
+	setPodCondition(p, DisruptionTarget, api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Now())
 	_ = c.UpdatePod(p)
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
 		fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
