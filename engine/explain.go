@@ -11,7 +11,8 @@ type NodeExplanation struct {
 	DaemonSet, Namespace string
 	Verdict              controller.Verdict
 	// HasPod is true when a pod of the DaemonSet targets the node (bound to
-	// it, or pending with the node-name affinity); PodName is the oldest.
+	// it, or pending with the node-name affinity); PodName is the one the
+	// status counts (controller.PodLess: bound first, then the oldest).
 	HasPod  bool
 	PodName string
 }
@@ -36,8 +37,7 @@ func (s *Simulation) Explain(node string) []NodeExplanation {
 			if t, err := controller.GetTargetNodeName(p); err != nil || t != node {
 				continue
 			}
-			if best == nil || p.CreationTimestamp.Before(best.CreationTimestamp) ||
-				(p.CreationTimestamp.Equal(best.CreationTimestamp) && p.Name < best.Name) {
+			if best == nil || controller.PodLess(p, best) {
 				best = p
 			}
 		}

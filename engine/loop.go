@@ -14,7 +14,6 @@ import (
 // scheduler, kubelets, taint eviction, pod GC, garbage collector. Each
 // writes to the store only when something really changes.
 type components struct {
-	c             *cluster.Cluster
 	nodeLifecycle *kubelet.NodeLifecycle
 	daemonSets    *controller.DaemonSetsController
 	scheduler     *scheduler.Scheduler
@@ -27,7 +26,6 @@ type components struct {
 func newComponents(c *cluster.Cluster) components {
 	k := kubelet.New(c)
 	return components{
-		c:             c,
 		nodeLifecycle: kubelet.NewNodeLifecycle(c, k),
 		daemonSets:    controller.NewDaemonSetsController(c),
 		scheduler:     scheduler.New(c),

@@ -745,3 +745,30 @@ func TestQuietClusterCostsNoPass(t *testing.T) {
 		t.Fatalf("pod not replaced: %+v", np)
 	}
 }
+
+// TestExplainNamesTheCountedPod: with two pods of a DaemonSet on one node,
+// Explain names the one the status counts (bound before unbound, then
+// oldest, then by name), not merely the oldest or first by name.
+func TestExplainNamesTheCountedPod(t *testing.T) {
+	s := New(Options{})
+	ds := createDS(t, s, newTestDS("fluentd"))
+	bound := podOn(s, ds, "node-1")
+	if bound == nil || bound.Spec.NodeName != "node-1" {
+		t.Fatalf("no bound pod on node-1: %+v", bound)
+	}
+	// Same creation instant, smaller name, not bound (another scheduler).
+	extra := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a-unbound", Namespace: "default", Labels: map[string]string{"app": "fluentd"},
+		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: api.BoolPtr(true)}}},
+		Spec: api.PodSpec{SchedulerName: "other", Containers: bound.Spec.Containers,
+			Affinity: controller.ReplaceDaemonSetPodNodeNameNodeAffinity(nil, "node-1")}}
+	if err := s.Cluster.CreatePod(extra); err != nil {
+		t.Fatal(err)
+	}
+	if !extra.CreationTimestamp.Equal(bound.CreationTimestamp) {
+		t.Fatalf("creation times differ: %v %v", extra.CreationTimestamp, bound.CreationTimestamp)
+	}
+	ex := s.Explain("node-1")
+	if len(ex) != 1 || !ex[0].HasPod || ex[0].PodName != bound.Name {
+		t.Errorf("node-1 explanation = %+v, want pod %s", ex, bound.Name)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 )
 
 // AddNode registers a new Ready node the way a joining kubelet does
@@ -48,9 +49,10 @@ func (s *Simulation) RemoveNode(name string) error {
 }
 
 // FailNode stops the node's kubelet: it no longer posts status or runs pods.
-// After the 50 s node-monitor grace period (virtual time; call Advance) the
-// node lifecycle controller sets Ready=Unknown (NodeStatusUnknown, "Kubelet
-// stopped posting node status.") and adds the unreachable NoSchedule and
+// After the node-monitor grace period (kubelet.NodeMonitorGracePeriod, 50 s
+// of virtual time; call Advance) the node lifecycle controller sets
+// Ready=Unknown (NodeStatusUnknown, "Kubelet stopped posting node
+// status.") and adds the unreachable NoSchedule and
 // NoExecute taints. Daemon pods tolerate them and stay (counted
 // misscheduled); ordinary pods are evicted after their 300 s
 // tolerationSeconds when they carry the DefaultTolerationSeconds
@@ -64,7 +66,7 @@ func (s *Simulation) FailNode(name string) error {
 		return fmt.Errorf("node %q has already failed", name)
 	}
 	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailNode", Object: "Node/" + name, Node: name,
-		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", "50s")})
+		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", kubelet.NodeMonitorGracePeriod)})
 	s.Settle()
 	return nil
 }

@@ -32,8 +32,9 @@ spec:
         image: %s
 `
 
-// nodesWithoutAvailablePod counts the worker nodes (those the DaemonSet
-// targets) that have no Ready pod of ds without a deletionTimestamp.
+// nodesWithoutAvailablePod returns those of nodes that have no Ready pod
+// of ds without a deletionTimestamp (Ready is Available here:
+// minReadySeconds is 0).
 func nodesWithoutAvailablePod(s *Simulation, ds *api.DaemonSet, nodes []string) []string {
 	var out []string
 	for _, n := range nodes {

@@ -19,23 +19,12 @@ spec:
       containers: [{name: agent, image: "agent:1"}]
 `
 
-// newScaleSim returns a simulation with n worker nodes and no DaemonSet.
-func newScaleSim(tb testing.TB, n int) *Simulation {
-	s := New(Options{Empty: true})
-	for i := 0; i < n; i++ {
-		if err := s.AddNode(fmt.Sprintf("node-%d", i), cluster.NodeOptions{}); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return s
-}
-
 // benchmarkFillAndRun measures what a learner waits for: apply a DaemonSet
 // to an n-node cluster and run 60 virtual seconds, until every pod is Ready.
 func benchmarkFillAndRun(b *testing.B, n int) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := newScaleSim(b, n)
+		s := bigCluster(b, n)
 		b.StartTimer()
 		if _, err := s.Apply("ds.yaml", scaleDS); err != nil {
 			b.Fatal(err)
@@ -51,10 +40,16 @@ func BenchmarkFillAndRun100(b *testing.B)  { benchmarkFillAndRun(b, 100) }
 func BenchmarkFillAndRun1000(b *testing.B) { benchmarkFillAndRun(b, 1000) }
 func BenchmarkFillAndRun5000(b *testing.B) { benchmarkFillAndRun(b, 5000) }
 
-// benchmarkAddNodes measures nodes joining one at a time (each settles).
+// benchmarkAddNodes measures n nodes joining one at a time (AddNode
+// settles after each).
 func benchmarkAddNodes(b *testing.B, n int) {
 	for i := 0; i < b.N; i++ {
-		newScaleSim(b, n)
+		s := New(Options{Empty: true})
+		for j := 0; j < n; j++ {
+			if err := s.AddNode(fmt.Sprintf("node-%d", j), cluster.NodeOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
 
@@ -64,7 +59,7 @@ func BenchmarkAddNodes1000(b *testing.B) { benchmarkAddNodes(b, 1000) }
 // (every pod Running, nothing scheduled): what each frame of the page costs
 // while a learner watches a quiet cluster.
 func benchmarkIdleSecond(b *testing.B, n int) {
-	s := newScaleSim(b, n)
+	s := bigCluster(b, n)
 	if _, err := s.Apply("ds.yaml", scaleDS); err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,8 @@ package controller
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -116,30 +118,36 @@ func (dsc *DaemonSetsController) Sync() {
 	}
 }
 
-// forgetDeleted drops the remembered verdicts of DaemonSets that are gone.
+// forgetDeleted drops what the controller remembers per DaemonSet (last
+// verdicts, wait reasons, selector warnings, sync-error backoff) for the
+// DaemonSets that are gone.
 func (dsc *DaemonSetsController) forgetDeleted(dss []*api.DaemonSet) {
 	now := make(map[string]bool, len(dss))
-	gone := false
 	for _, ds := range dss {
 		now[ds.UID] = true
 	}
+	var gone []string
 	for uid := range dsc.known {
 		if !now[uid] {
-			gone = true
+			gone = append(gone, uid)
 		}
 	}
 	dsc.known = now
-	if !gone {
+	if len(gone) == 0 {
 		return
 	}
-	for uid := range dsc.lastWait {
-		if !now[uid] {
-			delete(dsc.lastWait, uid)
-		}
+	for _, uid := range gone {
+		delete(dsc.lastWait, uid)
+		dsc.syncErrorBackoff.Reset(uid)
 	}
 	for k := range dsc.lastVerdict {
 		if !now[k.ds] {
 			delete(dsc.lastVerdict, k)
+		}
+	}
+	for k := range dsc.selectingAll {
+		if uid, _, _ := strings.Cut(k, "/"); !now[uid] {
+			delete(dsc.selectingAll, k)
 		}
 	}
 }
@@ -448,16 +456,8 @@ func (dsc *DaemonSetsController) noteVerdict(ds *api.DaemonSet, node *api.Node, 
 // target a node which no longer exists and are not bound (the pod GC would
 // never remove them).
 func getUnscheduledPodsWithoutNode(nodes []*api.Node, nodeToDaemonPods map[string][]*api.Pod) []podToDelete {
-	known := make(map[string]bool, len(nodes))
-	for _, n := range nodes {
-		known[n.Name] = true
-	}
 	var out []podToDelete
-	names := sortedKeys(nodeToDaemonPods)
-	for _, node := range names {
-		if known[node] {
-			continue
-		}
+	for _, node := range vanishedNodes(nodes, nodeToDaemonPods) {
 		for _, p := range nodeToDaemonPods[node] {
 			if p.Spec.NodeName == "" {
 				out = append(out, podToDelete{p, node, "getUnscheduledPodsWithoutNode",
@@ -466,6 +466,33 @@ func getUnscheduledPodsWithoutNode(nodes []*api.Node, nodeToDaemonPods map[strin
 		}
 	}
 	return out
+}
+
+// vanishedNodes returns, in name order, the target nodes of
+// nodeToDaemonPods that are not in nodes (deleted nodes pods still point
+// at). It allocates only when there are some: this runs on every sync.
+func vanishedNodes(nodes []*api.Node, nodeToDaemonPods map[string][]*api.Pod) []string {
+	seen := 0
+	for _, n := range nodes {
+		if _, ok := nodeToDaemonPods[n.Name]; ok {
+			seen++
+		}
+	}
+	if seen == len(nodeToDaemonPods) {
+		return nil
+	}
+	known := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		known[n.Name] = true
+	}
+	var gone []string
+	for name := range nodeToDaemonPods {
+		if !known[name] {
+			gone = append(gone, name)
+		}
+	}
+	slices.Sort(gone)
+	return gone
 }
 
 // syncNodes mirrors upstream syncNodes: at most BurstReplicas creates and
@@ -565,11 +592,8 @@ func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes 
 			ready++
 			if pod.IsAvailable(ds.Spec.MinReadySeconds, now) {
 				available++
-			} else if c := pod.Condition(api.PodReady); c != nil {
-				t := c.LastTransitionTime.Add(time.Duration(ds.Spec.MinReadySeconds)*time.Second + time.Second)
-				if nextAvailable.IsZero() || t.Before(nextAvailable) {
-					nextAvailable = t
-				}
+			} else if t, ok := availableRequeue(pod, ds.Spec.MinReadySeconds); ok && (nextAvailable.IsZero() || t.Before(nextAvailable)) {
+				nextAvailable = t
 			}
 		}
 		if IsPodUpdated(pod, hash, gen) {
@@ -597,13 +621,4 @@ func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes 
 	}
 	ds.Status = st
 	_ = dsc.c.UpdateDaemonSet(ds)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sortStrings(out)
-	return out
 }

@@ -810,22 +810,32 @@ func TestCreatedPodTemplate(t *testing.T) {
 }
 
 func TestGetTargetNodeName(t *testing.T) {
+	meta := api.ObjectMeta{Namespace: "default", Name: "p"}
 	cases := []struct {
 		pod     api.Pod
 		want    string
-		wantErr bool
+		wantErr string // util.GetTargetNodeName's wording
 	}{
-		{api.Pod{Spec: api.PodSpec{NodeName: "n1"}}, "n1", false},
-		{api.Pod{Spec: api.PodSpec{Affinity: ReplaceDaemonSetPodNodeNameNodeAffinity(nil, "n2")}}, "n2", false},
-		{api.Pod{}, "", true},
-		{api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
-			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: "In", Values: []string{"a", "b"}}}}}}}}}}, "", true},
-		{api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{}}}}}, "", true},
+		{api.Pod{ObjectMeta: meta, Spec: api.PodSpec{NodeName: "n1"}}, "n1", ""},
+		{api.Pod{ObjectMeta: meta, Spec: api.PodSpec{Affinity: ReplaceDaemonSetPodNodeNameNodeAffinity(nil, "n2")}}, "n2", ""},
+		{api.Pod{ObjectMeta: meta}, "", "no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod default/p"},
+		{api.Pod{ObjectMeta: meta, Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: "In", Values: []string{"a", "b"}}}}}}}}}},
+			"", "the matchFields value of 'metadata.name' is not unique for pod default/p"},
+		{api.Pod{ObjectMeta: meta, Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{}}}}},
+			"", "no nodeSelectorTerms in requiredDuringSchedulingIgnoredDuringExecution of pod default/p"},
+		{api.Pod{ObjectMeta: meta, Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: "Exists"}}}}}}}}},
+			"", "no node name found for pod default/p"},
 	}
 	for i, tc := range cases {
 		got, err := GetTargetNodeName(&tc.pod)
-		if got != tc.want || (err != nil) != tc.wantErr {
-			t.Errorf("case %d: %q, %v", i, got, err)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if got != tc.want || gotErr != tc.wantErr {
+			t.Errorf("case %d: %q, %q; want %q, %q", i, got, gotErr, tc.want, tc.wantErr)
 		}
 	}
 }
@@ -983,14 +993,18 @@ func TestForgetDeletedDaemonSets(t *testing.T) {
 	f := newFixture(t)
 	f.addNodes("node", 0, 3, nil)
 	f.createDS(newDaemonSet("foo"))
-	f.expectSync(3, 0, 0)
-	if len(f.dsc.lastVerdict) != 3 {
-		t.Fatalf("verdicts = %d", len(f.dsc.lastVerdict))
+	all := newDaemonSet("all")
+	all.Spec.Selector = &api.LabelSelector{}
+	f.createDS(all)
+	f.expectSync(3, 0, 1) // SelectingAll
+	if len(f.dsc.lastVerdict) != 3 || len(f.dsc.selectingAll) != 1 {
+		t.Fatalf("verdicts = %d, selectingAll = %d", len(f.dsc.lastVerdict), len(f.dsc.selectingAll))
 	}
 	_ = f.c.RemoveDaemonSet("default", "foo")
+	_ = f.c.RemoveDaemonSet("default", "all")
 	f.expectSync(0, 0, 0)
-	if len(f.dsc.lastVerdict) != 0 {
-		t.Errorf("verdicts of a deleted DaemonSet kept: %d", len(f.dsc.lastVerdict))
+	if len(f.dsc.lastVerdict) != 0 || len(f.dsc.selectingAll) != 0 {
+		t.Errorf("state of deleted DaemonSets kept: verdicts %d, selectingAll %d", len(f.dsc.lastVerdict), len(f.dsc.selectingAll))
 	}
 }
 
@@ -1031,5 +1045,34 @@ func TestSurgePrunesOldPods(t *testing.T) {
 		if (f.c.Pod("default", o1.Name).DeletionTimestamp != nil) == tc.oldestReady {
 			t.Errorf("oldestReady=%v: oldest old pod handled wrong", tc.oldestReady)
 		}
+	}
+}
+
+// TestStatusQueuesAvailableWakeup: with minReadySeconds, a Ready pod that
+// is not yet Available makes the status update ask for a wake-up
+// minReadySeconds+1s after it turned Ready (upstream's re-queue), even
+// for an OnDelete DaemonSet, whose rollingUpdate never runs.
+func TestStatusQueuesAvailableWakeup(t *testing.T) {
+	f := newFixture(t)
+	f.addNodes("node", 0, 1, nil)
+	ds := newDaemonSet("foo")
+	ds.Spec.MinReadySeconds = 10
+	ds.Spec.UpdateStrategy = api.DaemonSetUpdateStrategy{Type: api.OnDeleteDaemonSetStrategyType}
+	f.createDS(ds)
+	p := f.addPods("node-0", simpleDaemonSetLabel, ds, 1)[0]
+	readyAt := f.c.Now()
+	p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: readyAt}}
+	_ = f.c.UpdatePod(p)
+	for { // drop the wake-ups queued so far
+		if _, ok := f.c.NextWakeup(readyAt.Add(time.Hour)); !ok {
+			break
+		}
+	}
+	f.expectSync(0, 0, 0)
+	if ds.Status.NumberReady != 1 || ds.Status.NumberAvailable != 0 {
+		t.Fatalf("ready/available = %d/%d, want 1/0", ds.Status.NumberReady, ds.Status.NumberAvailable)
+	}
+	if w, ok := f.c.NextWakeup(readyAt.Add(time.Hour)); !ok || !w.Equal(readyAt.Add(11*time.Second)) {
+		t.Errorf("wake-up = %v %v, want %v", w, ok, readyAt.Add(11*time.Second))
 	}
 }

@@ -12,23 +12,23 @@ import (
 // GetTargetNodeName mirrors util.GetTargetNodeName: spec.nodeName when set,
 // else the single value of the first `metadata.name In [...]` matchFields
 // requirement of the pod's required node affinity. The error says why
-// neither was found.
+// neither was found, in upstream's words.
 func GetTargetNodeName(pod *api.Pod) (string, error) {
 	if pod.Spec.NodeName != "" {
 		return pod.Spec.NodeName, nil
 	}
 	ns := api.RequiredNodeSelector(&pod.Spec)
 	if ns == nil {
-		return "", fmt.Errorf("no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod %s", pod.Name)
+		return "", fmt.Errorf("no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod %s/%s", pod.Namespace, pod.Name)
 	}
 	if len(ns.NodeSelectorTerms) < 1 {
-		return "", fmt.Errorf("no nodeSelectorTerms in required NodeAffinity for pod %s", pod.Name)
+		return "", fmt.Errorf("no nodeSelectorTerms in requiredDuringSchedulingIgnoredDuringExecution of pod %s/%s", pod.Namespace, pod.Name)
 	}
 	for _, term := range ns.NodeSelectorTerms {
 		for _, exp := range term.MatchFields {
 			if exp.Key == api.NodeFieldName && exp.Operator == api.SelectorOpIn {
 				if len(exp.Values) != 1 {
-					return "", fmt.Errorf("the matchFields value of '%s' is not unique for pod %s", api.NodeFieldName, pod.Name)
+					return "", fmt.Errorf("the matchFields value of '%s' is not unique for pod %s/%s", api.NodeFieldName, pod.Namespace, pod.Name)
 				}
 				return exp.Values[0], nil
 			}
@@ -41,10 +41,13 @@ func GetTargetNodeName(pod *api.Pod) (string, error) {
 // (despite the name, the phase plays no part): bound pods first, then older
 // creationTimestamp, then smaller name.
 func podByCreationTimestampAndPhase(pods []*api.Pod) {
-	sort.SliceStable(pods, func(i, j int) bool { return podLess(pods[i], pods[j]) })
+	sort.SliceStable(pods, func(i, j int) bool { return PodLess(pods[i], pods[j]) })
 }
 
-func podLess(a, b *api.Pod) bool {
+// PodLess reports whether a sorts before b in podByCreationTimestampAndPhase
+// order: bound before unbound, then older creationTimestamp, then smaller
+// name. The first pod of a node in this order is the one the status counts.
+func PodLess(a, b *api.Pod) bool {
 	if (a.Spec.NodeName != "") != (b.Spec.NodeName != "") {
 		return a.Spec.NodeName != ""
 	}
@@ -255,5 +258,3 @@ func copyPodSpec(s *api.PodSpec) api.PodSpec {
 	}
 	return out
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

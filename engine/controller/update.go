@@ -3,7 +3,6 @@ package controller
 import (
 	"fmt"
 	"iter"
-	"sort"
 	"strings"
 	"time"
 
@@ -74,15 +73,10 @@ func updatedDesiredNodeCounts(ds *api.DaemonSet, nodes []*api.Node, verdicts []v
 	return maxSurge, maxUnavailable, desiredNumberScheduled, nil
 }
 
-// findUpdatedPodsOnNode mirrors the upstream function: the node's one
-// updated pod and one old pod, ignoring terminating pods; ok is false when
-// there are several of either (manage prunes them first).
-func findUpdatedPodsOnNode(ds *api.DaemonSet, podsOnNode []*api.Pod, hash string) (newPod, oldPod *api.Pod, ok bool) {
-	return findUpdatedPods(GetTemplateGeneration(ds), podsOnNode, hash)
-}
-
-// findUpdatedPods is findUpdatedPodsOnNode with the template generation
-// parsed once per sync rather than once per pod.
+// findUpdatedPods mirrors upstream findUpdatedPodsOnNode: the node's one
+// updated pod and one old pod (IsPodUpdated against hash and the template
+// generation gen, parsed once per sync), ignoring terminating pods; ok is
+// false when there are several of either (manage prunes them first).
 func findUpdatedPods(gen *int64, podsOnNode []*api.Pod, hash string) (newPod, oldPod *api.Pod, ok bool) {
 	for _, pod := range podsOnNode {
 		if pod.DeletionTimestamp != nil {
@@ -118,7 +112,7 @@ type rolloutNode struct {
 // name order. (Upstream ranges over the map, so its order is random; the
 // simulator must not depend on it and tests do not assert a victim.) It
 // allocates only when pods target vanished nodes.
-func (dsc *DaemonSetsController) rolloutOrder(nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod) iter.Seq[rolloutNode] {
+func rolloutOrder(nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod) iter.Seq[rolloutNode] {
 	return func(yield func(rolloutNode) bool) {
 		seen := 0
 		for i, n := range nodes {
@@ -132,14 +126,7 @@ func (dsc *DaemonSetsController) rolloutOrder(nodes []*api.Node, verdicts []verd
 		if seen == len(nodeToDaemonPods) {
 			return
 		}
-		var gone []string
-		for name := range nodeToDaemonPods {
-			if dsc.c.Node(name) == nil {
-				gone = append(gone, name)
-			}
-		}
-		sort.Strings(gone)
-		for _, name := range gone {
+		for _, name := range vanishedNodes(nodes, nodeToDaemonPods) {
 			if !yield(rolloutNode{name: name, pods: nodeToDaemonPods[name]}) {
 				return
 			}
@@ -204,10 +191,22 @@ func (r *rollout) available(pod *api.Pod) bool {
 	if pod.IsAvailable(mrs, r.now) {
 		return true
 	}
-	if c := pod.Condition(api.PodReady); c != nil && c.Status == api.ConditionTrue && mrs > 0 {
-		r.dsc.c.WakeAt(c.LastTransitionTime.Add(time.Duration(mrs)*time.Second + time.Second))
+	if t, ok := availableRequeue(pod, mrs); ok {
+		r.dsc.c.WakeAt(t)
 	}
 	return false
+}
+
+// availableRequeue returns when to look again at a Ready pod that is not
+// yet Available: minReadySeconds after it turned Ready, plus the second
+// upstream adds when it re-queues the DaemonSet (minReadySeconds+1s). ok
+// is false when the pod is not Ready or minReadySeconds is 0.
+func availableRequeue(pod *api.Pod, minReadySeconds int32) (time.Time, bool) {
+	c := pod.Condition(api.PodReady)
+	if c == nil || c.Status != api.ConditionTrue || minReadySeconds <= 0 {
+		return time.Time{}, false
+	}
+	return c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second + time.Second), true
 }
 
 // whyUnavailable says in words why pod is not Available.
@@ -261,7 +260,7 @@ func (dsc *DaemonSetsController) rollingUpdate(ds *api.DaemonSet, nodes []*api.N
 		r.revisions[h.Labels[api.ControllerRevisionHashLabelKey]] = h.Revision
 	}
 	r.revisions[hash] = cur.Revision
-	order := dsc.rolloutOrder(nodes, verdicts, nodeToDaemonPods)
+	order := rolloutOrder(nodes, verdicts, nodeToDaemonPods)
 	gen := GetTemplateGeneration(ds)
 	const fn = "rollingUpdate"
 

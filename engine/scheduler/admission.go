@@ -13,10 +13,12 @@ const (
 )
 
 // InsufficientResource mirrors noderesources.InsufficientResource: the
-// resource ("cpu", "memory", "pods") and the amounts in its API unit
-// (cpu in millicores, memory in bytes, pods in pods).
+// resource ("cpu", "memory", "pods"), the scheduler's reason ("Insufficient
+// cpu", "Too many pods") and the amounts in the resource's API unit (cpu in
+// millicores, memory in bytes, pods in pods).
 type InsufficientResource struct {
 	ResourceName              string
+	Reason                    string
 	Requested, Used, Capacity int64
 }
 
@@ -40,21 +42,9 @@ func AdmissionCheck(p *api.Pod, n *api.Node, others []*api.Pod) []AdmissionResul
 	}
 	var out []AdmissionResult
 	// noderesources.Fits
-	alloc := n.Status.Allocatable
-	if q, ok := alloc[api.ResourcePods]; ok && ni.pods+1 > q.Value() {
-		out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourcePods, 1, ni.pods, q.Value()}})
-	}
 	cpu, mem := PodRequests(&p.Spec)
-	if cpu > 0 {
-		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
-			out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourceCPU, cpu, ni.cpu, q.Milli}})
-		}
-	}
-	if mem > 0 {
-		// memory is kept in milli-units like every quantity; the API unit is the byte.
-		if q := alloc[api.ResourceMemory]; ni.mem+mem > q.Milli {
-			out = append(out, AdmissionResult{InsufficientResource: &InsufficientResource{api.ResourceMemory, mem / 1000, ni.mem / 1000, q.Milli / 1000}})
-		}
+	for _, r := range ni.insufficientResources(cpu, mem) {
+		out = append(out, AdmissionResult{InsufficientResource: &r})
 	}
 	// NodeAffinity (nodename.Fits always holds: the pod is bound to n)
 	if ok, _ := api.GetRequiredNodeAffinity(&p.Spec).Match(n); !ok {

@@ -369,24 +369,38 @@ func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.Requ
 	}
 	// NodeResourcesFit
 	var reasons []string
-	alloc := n.Status.Allocatable
-	if q, ok := alloc[api.ResourcePods]; ok && ni.pods+1 > q.Value() {
-		reasons = append(reasons, ErrReasonTooManyPods)
-	}
-	if cpu > 0 {
-		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
-			reasons = append(reasons, "Insufficient cpu")
-		}
-	}
-	if mem > 0 {
-		if q := alloc[api.ResourceMemory]; ni.mem+mem > q.Milli {
-			reasons = append(reasons, "Insufficient memory")
-		}
+	for _, r := range ni.insufficientResources(cpu, mem) {
+		reasons = append(reasons, r.Reason)
 	}
 	if len(reasons) > 0 {
 		return nodeStatus{reasons: reasons, resolvable: true}
 	}
 	return nodeStatus{}
+}
+
+// insufficientResources mirrors noderesources.fitsRequest for the pod
+// count, cpu and memory (in that order) of a pod requesting cpu and mem
+// (milli-units) on this node: one entry per resource the node's
+// allocatable cannot hold on top of what its pods already request, with
+// amounts in the API unit (pods, millicores, bytes). Empty when it fits.
+func (ni *nodeInfo) insufficientResources(cpu, mem int64) []InsufficientResource {
+	var out []InsufficientResource
+	alloc := ni.node.Status.Allocatable
+	if q, ok := alloc[api.ResourcePods]; ok && ni.pods+1 > q.Value() {
+		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, ni.pods, q.Value()})
+	}
+	if cpu > 0 {
+		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
+			out = append(out, InsufficientResource{api.ResourceCPU, "Insufficient cpu", cpu, ni.cpu, q.Milli})
+		}
+	}
+	if mem > 0 {
+		// memory is kept in milli-units like every quantity; the API unit is the byte.
+		if q := alloc[api.ResourceMemory]; ni.mem+mem > q.Milli {
+			out = append(out, InsufficientResource{api.ResourceMemory, "Insufficient memory", mem / 1000, ni.mem / 1000, q.Milli / 1000})
+		}
+	}
+	return out
 }
 
 // portConflict mirrors HostPortInfo.CheckConflict: the same protocol and
@@ -459,7 +473,6 @@ func (s *Scheduler) recordFailure(p *api.Pod, msg string) {
 	now := c.Now()
 	prev, seen := s.attempts[p.UID]
 	periodic := seen && !now.Before(prev.at.Add(PodMaxInUnschedulablePodsDuration))
-	s.attempts[p.UID] = attempt{version: c.PlacementVersion(), message: msg, at: now}
 	c.WakeAt(now.Add(PodMaxInUnschedulablePodsDuration))
 	cond := p.Condition(api.PodScheduled)
 	same := seen && prev.message == msg && cond != nil && cond.Status == api.ConditionFalse && cond.Message == msg
