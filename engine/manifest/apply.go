@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -73,19 +74,17 @@ type applier struct {
 	newNodes int
 }
 
-func (a *applier) verb() string {
-	switch a.mode {
-	case ModeCreate:
-		return "creating"
-	case ModeReplace:
-		return "replacing"
+// serverError is the API server refusing doc's write (reason NotFound,
+// AlreadyExists, Forbidden ...), reported at field as kubectl prints it:
+// `Error from server (reason): error when creating "ds.yaml": msg`
+// ("replacing" for replace).
+func (a *applier) serverError(doc *Document, field, reason, msg, hint string) []Diagnostic {
+	verb := "creating"
+	if a.mode == ModeReplace {
+		verb = "replacing"
 	}
-	return "creating"
-}
-
-func (a *applier) serverError(doc *Document, reason, msg, verb string) []Diagnostic {
-	pos := doc.position("metadata.name")
-	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "metadata.name", Message: msg,
+	pos := doc.position(field)
+	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: field, Message: msg, Hint: hint,
 		kubectl: fmt.Sprintf("Error from server (%s): error when %s %q: %s", reason, verb, doc.file, msg)}}
 }
 
@@ -174,6 +173,24 @@ func mergeMap(live, manifest map[string]string, prev any, field string) map[stri
 	return out
 }
 
+// metadata is the labels and annotations an update stores. With apply they
+// are the three-way merge (mergeMap) of live's, the manifest m's and the
+// previous last-applied configuration's, which is returned as prev for the
+// caller's other fields, plus the new last-applied annotation (annotations
+// is never nil then); with replace they are the manifest's and prev is nil.
+func (a *applier) metadata(doc *Document, live, m *api.ObjectMeta, namespaced bool) (labels, annotations map[string]string, prev any) {
+	if a.mode != ModeApply {
+		return m.Labels, m.Annotations, nil
+	}
+	prev = parseLastApplied(live.Annotations)
+	annotations = mergeMap(live.Annotations, m.Annotations, prev, "annotations")
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, namespaced)
+	return mergeMap(live.Labels, m.Labels, prev, "labels"), annotations, prev
+}
+
 func (a *applier) plan(doc *Document) (line string, write func() error, diags []Diagnostic) {
 	switch o := doc.Object.(type) {
 	case *api.DaemonSet:
@@ -208,9 +225,7 @@ func (a *applier) admit(doc *Document, namespace, resource, name string) []Diagn
 		reason = se.Reason
 		hint = fmt.Sprintf("the namespace %q is being deleted: wait until it is gone, then create it again", namespace)
 	}
-	pos := doc.position("metadata.namespace")
-	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "metadata.namespace", Message: err.Error(), Hint: hint,
-		kubectl: fmt.Sprintf("Error from server (%s): error when %s %q: %s", reason, a.verb(), doc.file, err.Error())}}
+	return a.serverError(doc, "metadata.namespace", reason, err.Error(), hint)
 }
 
 // objectPlan is what planObject needs to know of one kind: the store key
@@ -243,7 +258,7 @@ func planObject[T comparable](a *applier, doc *Document, p objectPlan[T]) (strin
 	}
 	if live == none {
 		if a.mode == ModeReplace {
-			return "", nil, a.serverError(doc, "NotFound", fmt.Sprintf("%s %q not found", p.resource, p.name), "replacing")
+			return "", nil, a.serverError(doc, "metadata.name", "NotFound", fmt.Sprintf("%s %q not found", p.resource, p.name), "")
 		}
 		obj, diags := p.build()
 		if diags != nil {
@@ -253,7 +268,7 @@ func planObject[T comparable](a *applier, doc *Document, p objectPlan[T]) (strin
 		return p.res + " created", func() error { return p.create(obj) }, nil
 	}
 	if a.mode == ModeCreate {
-		return "", nil, a.serverError(doc, "AlreadyExists", fmt.Sprintf("%s %q already exists", p.resource, p.name), "creating")
+		return "", nil, a.serverError(doc, "metadata.name", "AlreadyExists", fmt.Sprintf("%s %q already exists", p.resource, p.name), "")
 	}
 	upd, unchanged, diags := p.update(live)
 	if len(diags) > 0 {
@@ -303,17 +318,7 @@ func (a *applier) planNamespace(doc *Document, ns *api.Namespace) (string, func(
 // kubernetes.io/metadata.name label the server sets is kept.
 func (a *applier) updateNamespace(doc *Document, ns, live *api.Namespace) (*api.Namespace, bool) {
 	upd := deepCopy(live)
-	if a.mode == ModeApply {
-		prev := parseLastApplied(live.Annotations)
-		upd.Labels = mergeMap(live.Labels, ns.Labels, prev, "labels")
-		upd.Annotations = mergeMap(live.Annotations, ns.Annotations, prev, "annotations")
-		if upd.Annotations == nil {
-			upd.Annotations = map[string]string{}
-		}
-		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
-	} else {
-		upd.Labels, upd.Annotations = ns.Labels, ns.Annotations
-	}
+	upd.Labels, upd.Annotations, _ = a.metadata(doc, &live.ObjectMeta, &ns.ObjectMeta, false)
 	if upd.Labels == nil {
 		upd.Labels = map[string]string{}
 	}
@@ -366,27 +371,18 @@ func (a *applier) updateDaemonSet(doc *Document, ds, live *api.DaemonSet) (*api.
 	upd.Spec = ds.Spec
 	upd.Extra = ds.Extra
 	var annotations map[string]string
-	if a.mode == ModeApply {
-		prev := parseLastApplied(live.Annotations)
-		upd.Labels = mergeMap(live.Labels, ds.Labels, prev, "labels")
-		annotations = mergeMap(live.Annotations, ds.Annotations, prev, "annotations")
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
-	} else {
-		upd.Labels = ds.Labels
-		annotations = map[string]string{}
-		for k, v := range ds.Annotations {
-			annotations[k] = v
-		}
+	upd.Labels, annotations, _ = a.metadata(doc, &live.ObjectMeta, &ds.ObjectMeta, true)
+	// a copy: the template generation is added below, and with replace
+	// annotations is the manifest's own map
+	upd.Annotations = maps.Clone(annotations)
+	if upd.Annotations == nil {
+		upd.Annotations = map[string]string{}
 	}
 	gen := live.Annotations[api.DeprecatedTemplateGenerationAnnotation]
 	if gen == "" {
 		gen = "1"
 	}
-	annotations[api.DeprecatedTemplateGenerationAnnotation] = gen
-	upd.Annotations = annotations
+	upd.Annotations[api.DeprecatedTemplateGenerationAnnotation] = gen
 	// PrepareForUpdate
 	if !semanticEqual(live.Spec.Template, upd.Spec.Template) {
 		n, _ := strconv.ParseInt(gen, 10, 64)
@@ -413,10 +409,8 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 			}
 			// the Priority admission plugin refuses an unknown priorityClassName
 			if err := cluster.AdmitPodPriority(deepCopy(pod)); err != nil {
-				pos := doc.position("spec.priorityClassName")
-				return nil, []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "spec.priorityClassName", Message: err.Error(),
-					Hint:    "the only PriorityClasses are the built-in system-node-critical and system-cluster-critical (PriorityClass objects are not simulated); remove priorityClassName or use one of them",
-					kubectl: fmt.Sprintf("Error from server (Forbidden): error when %s %q: %s", a.verb(), doc.file, err.Error())}}
+				return nil, a.serverError(doc, "spec.priorityClassName", "Forbidden", err.Error(),
+					"the only PriorityClasses are the built-in system-node-critical and system-cluster-critical (PriorityClass objects are not simulated); remove priorityClassName or use one of them")
 			}
 			if a.mode == ModeApply {
 				if pod.Annotations == nil {
@@ -444,13 +438,14 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 		// patch keeps it; replace sends the manifest as it is
 		cluster.KeepAdmitted(&live.Spec, &spec)
 	}
+	// the scheduler's nodeName is kept when the manifest does not set one
+	if spec.NodeName == "" {
+		spec.NodeName = live.Spec.NodeName
+	}
 	var prev any
+	upd.Labels, upd.Annotations, prev = a.metadata(doc, &live.ObjectMeta, &pod.ObjectMeta, true)
 	if a.mode == ModeApply {
-		prev = parseLastApplied(live.Annotations)
-		// fields the manifest never set keep the server's values (the scheduler's nodeName ...)
-		if spec.NodeName == "" {
-			spec.NodeName = live.Spec.NodeName
-		}
+		// fields the manifest never set keep the server's values
 		if _, set := rawField(doc.raw, "spec", "tolerations"); !set {
 			if _, was := rawField(prev, "spec", "tolerations"); !was {
 				spec.Tolerations = live.Spec.Tolerations
@@ -458,17 +453,6 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 		}
 		keepDefaultedPullPolicy(doc.raw, prev, live.Spec.Containers, spec.Containers, "containers")
 		keepDefaultedPullPolicy(doc.raw, prev, live.Spec.InitContainers, spec.InitContainers, "initContainers")
-		upd.Labels = mergeMap(live.Labels, pod.Labels, prev, "labels")
-		upd.Annotations = mergeMap(live.Annotations, pod.Annotations, prev, "annotations")
-		if upd.Annotations == nil {
-			upd.Annotations = map[string]string{}
-		}
-		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, true)
-	} else {
-		if spec.NodeName == "" {
-			spec.NodeName = live.Spec.NodeName
-		}
-		upd.Labels, upd.Annotations = pod.Labels, pod.Annotations
 	}
 	// ValidatePodUpdate: only images, activeDeadlineSeconds, added tolerations
 	// and terminationGracePeriodSeconds may change.
@@ -572,17 +556,7 @@ func (a *applier) planNode(doc *Document, n *api.Node) (string, func() error, []
 func (a *applier) updateNode(doc *Document, n, live *api.Node) (*api.Node, bool) {
 	upd := deepCopy(live)
 	var prev any
-	if a.mode == ModeApply {
-		prev = parseLastApplied(live.Annotations)
-		upd.Labels = mergeMap(live.Labels, n.Labels, prev, "labels")
-		upd.Annotations = mergeMap(live.Annotations, n.Annotations, prev, "annotations")
-		if upd.Annotations == nil {
-			upd.Annotations = map[string]string{}
-		}
-		upd.Annotations[api.LastAppliedConfigAnnotation] = lastApplied(doc, false)
-	} else {
-		upd.Labels, upd.Annotations = n.Labels, n.Annotations
-	}
+	upd.Labels, upd.Annotations, prev = a.metadata(doc, &live.ObjectMeta, &n.ObjectMeta, false)
 	// taints and unschedulable: the manifest's when it sets them (or set
 	// them last time), else the live values (kubeadm's, kubectl taint's).
 	take := func(field string) bool {

@@ -148,11 +148,20 @@ func TestApplyModesAndPods(t *testing.T) {
 	if _, ok := c.DaemonSet("default", "web").Annotations[api.LastAppliedConfigAnnotation]; ok {
 		t.Errorf("create stored last-applied")
 	}
-	if got := mustApply(t, c, strings.Replace(minimalDS, "nginx:1.25", "nginx:1.27", 1), ModeReplace); got[0] != "daemonset.apps/web replaced" {
+	// replace sends the manifest's metadata: a label set by `kubectl label` goes
+	live := c.DaemonSet("default", "web")
+	live.Labels = map[string]string{"team": "a"}
+	if err := c.UpdateDaemonSet(live); err != nil {
+		t.Fatal(err)
+	}
+	replaced := strings.Replace(minimalDS, "nginx:1.25", "nginx:1.27", 1)
+	replaced = strings.Replace(replaced, "  name: web\n", "  name: web\n  annotations:\n    note: x\n", 1)
+	if got := mustApply(t, c, replaced, ModeReplace); got[0] != "daemonset.apps/web replaced" {
 		t.Fatalf("%q", got)
 	}
-	if ds := c.DaemonSet("default", "web"); ds.Generation != 2 || ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] != "2" {
-		t.Errorf("replace: gen %d annotations %v", ds.Generation, ds.Annotations)
+	if ds := c.DaemonSet("default", "web"); ds.Generation != 2 || len(ds.Labels) != 0 || len(ds.Annotations) != 2 ||
+		ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] != "2" || ds.Annotations["note"] != "x" {
+		t.Errorf("replace: gen %d labels %v annotations %v", ds.Generation, ds.Labels, ds.Annotations)
 	}
 
 	// a bare pod: image changes are allowed; the scheduler's nodeName is kept

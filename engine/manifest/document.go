@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -157,10 +158,10 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 			d.record(k.Value, v)
 		}
 	}
-	if apiVersion == "" && !contains(errs, "apiVersion isn't string type") {
+	if apiVersion == "" && !slices.Contains(errs, "apiVersion isn't string type") {
 		errs = append([]string{"apiVersion not set"}, errs...)
 	}
-	if kind == "" && !contains(errs, "kind isn't string type") {
+	if kind == "" && !slices.Contains(errs, "kind isn't string type") {
 		errs = append(errs, "kind not set")
 	}
 	d.doc.APIVersion, d.doc.Kind = apiVersion, kind
@@ -388,15 +389,6 @@ func metaNameNamespace(d *decoder, top *yaml.Node) (name, namespace string) {
 		}
 	}
 	return
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func stripComments(s string) string {

@@ -163,7 +163,7 @@ func (e *Error) Error() string {
 		if d.group == "" {
 			line := d.kubectl
 			if line == "" {
-				line = "error: " + d.render()
+				line = "error: " + d.cause()
 			}
 			if !seen[line] {
 				seen[line] = true
@@ -207,8 +207,6 @@ func (d Diagnostic) cause() string {
 	}
 	return d.Field + ": " + d.Message
 }
-
-func (d Diagnostic) render() string { return d.cause() }
 
 // String renders one diagnostic for a learner: `file:line:col: field: message`
 // followed, when there is one, by an indented `hint: ...` line.

@@ -282,6 +282,9 @@ func TestValidation(t *testing.T) {
 			`The DaemonSet "web" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0`},
 		{"malformed selector", "    matchLabels:\n      app: web\n", "    matchLabels:\n      app: web\n    matchExpressions:\n    - key: tier\n      operator: In\n",
 			"The DaemonSet \"web\" is invalid: spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"},
+		// a selector LabelSelectorAsSelector refuses is not matched against the labels
+		{"selector label value", "    matchLabels:\n      app: web\n", "    matchLabels:\n      app: a b\n",
+			"The DaemonSet \"web\" is invalid: spec.selector.matchLabels: Invalid value: \"a b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"},
 		{"toleration operator", "      containers:\n", "      tolerations:\n      - key: a\n        operator: Equals\n      containers:\n",
 			`The DaemonSet "web" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Equals": supported values: "Equal", "Exists"`},
 		{"toleration effect", "      containers:\n", "      tolerations:\n      - key: a\n        operator: Exists\n        effect: NoEvict\n      containers:\n",

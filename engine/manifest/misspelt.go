@@ -2,7 +2,8 @@ package manifest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -19,22 +20,12 @@ const maxMisspelling = 2
 // simulated); this only explains the failure.
 func (d *decoder) misspeltFields(kind string) []Diagnostic {
 	var out []Diagnostic
-	paths := make([]string, 0, len(d.extra))
-	for p := range d.extra {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(d.extra)) {
 		known := schema[schemaTypeAt(kind, p)]
 		if known == nil {
 			continue
 		}
-		keys := make([]string, 0, len(d.extra[p]))
-		for k := range d.extra[p] {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(d.extra[p])) {
 			if _, ok := known[k]; ok || strings.Contains(k, ":") {
 				continue // a known field kept as written, or a flattened line (flattenedKeys)
 			}

@@ -8,7 +8,8 @@ import (
 // RestoreLineBreaks re-indents one line of YAML whose line breaks were lost
 // when it was copied from a web page, such as
 // `metadata:name: fluentd-elasticsearchlabels:k8s-app: fluentd-logging`,
-// using the field names of kind (DaemonSet, Pod or Node) to find where each
+// using the field names of kind (DaemonSet, Pod, Node or Namespace; another
+// kind is read as a DaemonSet) to find where each
 // key begins. parents are the keys of the mappings enclosing the line (for
 // `template:metadata:...` under `spec:`, ["spec"]); indent is the line's
 // indentation. It returns the restored lines, or nil when the line does not

@@ -3,8 +3,9 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,15 +103,6 @@ func (l *errList) at(pos string) {
 
 var percentRE = regexp.MustCompile(`^[0-9]+%$`)
 
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
 // validateLabels mirrors unversioned ValidateLabels.
 func (l *errList) validateLabels(m map[string]string, path string) {
 	l.validateLabelsAt(m, path, path)
@@ -121,7 +113,7 @@ func (l *errList) validateLabels(m map[string]string, path string) {
 // reported as spec.template.labels (ValidatePodTemplateSpec uses
 // fldPath.Child("labels")) but are written under spec.template.metadata.labels.
 func (l *errList) validateLabelsAt(m map[string]string, path, posPath string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		for _, msg := range api.IsQualifiedName(k) {
 			l.invalid(path, k, msg)
 			l.at(join(posPath, k) + "#key")
@@ -141,7 +133,7 @@ func (l *errList) validateAnnotations(m map[string]string, path string) {
 // validateAnnotationsAt is validateAnnotations with the manifest position
 // taken under posPath (see validateLabelsAt).
 func (l *errList) validateAnnotationsAt(m map[string]string, path, posPath string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		for _, msg := range api.IsQualifiedName(strings.ToLower(k)) {
 			l.invalid(path, k, msg)
 			l.at(join(posPath, k) + "#key")
@@ -210,50 +202,6 @@ func (l *errList) validateLabelSelector(s *api.LabelSelector, path string) {
 	l.validateLabels(s.MatchLabels, join(path, "matchLabels"))
 }
 
-// selectorMatches mirrors LabelSelectorAsSelector(...).Matches: a nil
-// selector matches nothing, an empty one everything. ok is false when the
-// selector cannot be converted (then upstream skips the match check).
-func selectorMatches(s *api.LabelSelector, labels map[string]string) (match, ok bool) {
-	if s == nil {
-		return false, true
-	}
-	for k, v := range s.MatchLabels {
-		if lv, has := labels[k]; !has || lv != v {
-			return false, true
-		}
-	}
-	for _, r := range s.MatchExpressions {
-		v, has := labels[r.Key]
-		switch r.Operator {
-		case "In":
-			if len(r.Values) == 0 {
-				return false, false
-			}
-			if !has || !contains(r.Values, v) {
-				return false, true
-			}
-		case "NotIn":
-			if len(r.Values) == 0 {
-				return false, false
-			}
-			if has && contains(r.Values, v) {
-				return false, true
-			}
-		case "Exists":
-			if !has {
-				return false, true
-			}
-		case "DoesNotExist":
-			if has {
-				return false, true
-			}
-		default:
-			return false, false
-		}
-	}
-	return true, true
-}
-
 // ---- pod spec (core validation ValidatePodSpec, the simulated subset) ----
 
 func (l *errList) validatePodSpec(s *api.PodSpec, path string) {
@@ -274,12 +222,7 @@ func (l *errList) validatePodSpec(s *api.PodSpec, path string) {
 		if len(v.Source) == 0 {
 			l.required(ip, "must specify a volume type")
 		} else if len(v.Source) > 1 {
-			ks := make([]string, 0, len(v.Source))
-			for k := range v.Source {
-				ks = append(ks, k)
-			}
-			sort.Strings(ks)
-			l.forbidden(join(ip, ks[1]), "may not specify more than 1 volume type")
+			l.forbidden(join(ip, slices.Sorted(maps.Keys(v.Source))[1]), "may not specify more than 1 volume type")
 		}
 	}
 	if len(s.Containers) == 0 {
@@ -383,27 +326,18 @@ func (l *errList) validateContainer(c *api.Container, path string, vols, names m
 		if kind == "requests" {
 			rl = c.Resources.Requests
 		}
-		for _, name := range sortedQuantityKeys(rl) {
+		for _, name := range slices.Sorted(maps.Keys(rl)) {
 			if rl[name].Milli < 0 {
 				l.invalid(join(join(rp, kind), name), rl[name].String(), "must be greater than or equal to 0")
 			}
 		}
 	}
-	for _, name := range sortedQuantityKeys(c.Resources.Requests) {
+	for _, name := range slices.Sorted(maps.Keys(c.Resources.Requests)) {
 		req := c.Resources.Requests[name]
 		if lim, ok := c.Resources.Limits[name]; ok && req.Milli > lim.Milli {
 			l.invalid(join(join(rp, "requests"), name), req.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", name, lim.String()))
 		}
 	}
-}
-
-func sortedQuantityKeys(rl api.ResourceList) []string {
-	ks := make([]string, 0, len(rl))
-	for k := range rl {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // validateNodeAffinity mirrors validateNodeAffinity / ValidateNodeSelector.
@@ -521,7 +455,8 @@ func validateDaemonSet(ds *api.DaemonSet) errList {
 	l.validateObjectMeta(&ds.ObjectMeta, true, "metadata")
 	spec := &ds.Spec
 	l.validateLabelSelector(spec.Selector, "spec.selector")
-	if match, ok := selectorMatches(spec.Selector, spec.Template.Labels); ok && !match {
+	// upstream skips the match check when the selector does not convert
+	if sel, err := api.LabelSelectorAsSelector(spec.Selector); err == nil && !sel.Matches(spec.Template.Labels) {
 		labels := spec.Template.Labels
 		if labels == nil {
 			labels = map[string]string{}
@@ -534,7 +469,7 @@ func validateDaemonSet(ds *api.DaemonSet) errList {
 			l.withHint(missingSelectorHint)
 		}
 	}
-	if spec.Selector != nil && len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
+	if api.IsEmptyLabelSelector(spec.Selector) {
 		l.invalid("spec.selector", map[string]any{}, "empty selector is invalid for daemonset")
 	}
 	// ValidatePodTemplateSpec: labels and annotations (under spec.template), then the pod spec
