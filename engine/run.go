@@ -20,10 +20,7 @@ type Output struct {
 // Chunk is a piece of a command's output: text written to stderr when
 // Stderr is true, else to stdout. Adjacent pieces of the same stream are
 // merged, so consecutive Chunks alternate between the streams.
-type Chunk struct {
-	Stderr bool
-	Text   string
-}
+type Chunk = kubectl.Chunk
 
 // Run executes one kubectl command line against the simulation, e.g.
 // `kubectl get pods -o wide` ("kubectl" or "k" prefix optional), then lets
@@ -43,9 +40,5 @@ func (s *Simulation) Run(line string) Output {
 	}
 	r := kubectl.Run(env, args)
 	s.Settle()
-	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
-	for _, c := range r.Chunks {
-		out.Chunks = append(out.Chunks, Chunk{Stderr: c.Stderr, Text: c.Text})
-	}
-	return out
+	return Output{Stdout: r.Stdout, Stderr: r.Stderr, Chunks: r.Chunks, ExitCode: r.ExitCode}
 }

@@ -110,14 +110,8 @@ func runAnnotate(inv *invocation) error {
 				continue
 			}
 		}
-		var causes []string
-		for _, k := range sortedKeys(add) {
-			for _, msg := range api.IsQualifiedName(k) {
-				causes = append(causes, fmt.Sprintf("metadata.annotations: Invalid value: %q: %s", k, msg))
-			}
-		}
-		if len(causes) > 0 {
-			errs = append(errs, &invalidError{kind: o.rt.kind, name: o.meta.Name, causes: causes})
+		if verr := validateKeys(o, "metadata.annotations", add); verr != nil {
+			errs = append(errs, verr)
 			continue
 		}
 		if dry == "" {

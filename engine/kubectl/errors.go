@@ -102,19 +102,13 @@ func newAggregate(errs []error) error {
 // visitErr mirrors resource.ContinueOnErrorVisitor's result: nil, the one
 // error itself, or an aggregate of several.
 func visitErr(errs []error) error {
-	var out []error
-	for _, e := range errs {
-		if e != nil {
-			out = append(out, e)
+	if agg, ok := newAggregate(errs).(aggregate); ok {
+		if len(agg) == 1 {
+			return agg[0]
 		}
+		return agg
 	}
-	switch len(out) {
-	case 0:
-		return nil
-	case 1:
-		return out[0]
-	}
-	return aggregate(out)
+	return nil
 }
 
 // standardErrorMessage mirrors cmdutil.StandardErrorMessage: API errors as

@@ -63,14 +63,3 @@ type Result struct {
 func Run(env *Env, args []string) Result {
 	return run(env, args)
 }
-
-// Commands returns the names of the simulated kubectl commands, sorted,
-// for completion in a command box.
-func Commands() []string {
-	out := make([]string, 0, len(commands))
-	for _, c := range commands {
-		out = append(out, c.name)
-	}
-	sortStrings(out)
-	return out
-}

@@ -204,7 +204,7 @@ func runLabel(inv *invocation) error {
 			delete(updated, r)
 		}
 		// The API server validates the new label keys (ValidateLabels).
-		if verr := validateLabelKeys(o, newLabels); verr != nil {
+		if verr := validateKeys(o, "metadata.labels", newLabels); verr != nil {
 			errs = append(errs, verr)
 			continue
 		}
@@ -228,13 +228,14 @@ func runLabel(inv *invocation) error {
 	return visitErr(errs)
 }
 
-// validateLabelKeys mirrors the API server's metadata.labels validation of
-// the keys being set: an Invalid error naming the object.
-func validateLabelKeys(o object, labels map[string]string) error {
+// validateKeys mirrors the API server's validation of the keys being set
+// in metadata.labels or metadata.annotations (field): each must be a
+// qualified name, else an Invalid error naming the object.
+func validateKeys(o object, field string, m map[string]string) error {
 	var causes []string
-	for _, k := range sortedKeys(labels) {
+	for _, k := range sortedKeys(m) {
 		for _, msg := range api.IsQualifiedName(k) {
-			causes = append(causes, fmt.Sprintf("metadata.labels: Invalid value: %q: %s", k, msg))
+			causes = append(causes, fmt.Sprintf("%s: Invalid value: %q: %s", field, k, msg))
 		}
 	}
 	if len(causes) > 0 {

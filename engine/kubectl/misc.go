@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -66,9 +67,9 @@ func runAPIResources(inv *invocation) error {
 	rts := append([]*resourceType(nil), resourceTypes...)
 	switch f.String("sort-by") {
 	case "name":
-		sortStable(rts, func(a, b *resourceType) bool { return a.resource < b.resource })
+		sort.SliceStable(rts, func(i, j int) bool { return rts[i].resource < rts[j].resource })
 	case "kind":
-		sortStable(rts, func(a, b *resourceType) bool { return a.kind < b.kind })
+		sort.SliceStable(rts, func(i, j int) bool { return rts[i].kind < rts[j].kind })
 	}
 	t := &table{headers: []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}}
 	if out == "wide" {
@@ -119,22 +120,6 @@ func runAPIResources(inv *invocation) error {
 	return nil
 }
 
-func sortStable(rts []*resourceType, less func(a, b *resourceType) bool) {
-	for i := 1; i < len(rts); i++ {
-		for j := i; j > 0 && less(rts[j], rts[j-1]); j-- {
-			rts[j], rts[j-1] = rts[j-1], rts[j]
-		}
-	}
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
 func apiVersionsFlags() []*flagDef { return nil }
 
 // runAPIVersions mirrors kubectl api-versions (pkg/cmd/apiresources
@@ -155,7 +140,7 @@ func runAPIVersions(inv *invocation) error {
 			gvs = append(gvs, gv)
 		}
 	}
-	sortStrings(gvs)
+	sort.Strings(gvs)
 	for _, gv := range gvs {
 		inv.out.WriteString(gv + "\n")
 	}

@@ -231,21 +231,3 @@ func TestTableRendering(t *testing.T) {
 		t.Errorf("min width: %q", got)
 	}
 }
-
-func TestCommands(t *testing.T) {
-	got := Commands()
-	for _, want := range []string{"get", "describe", "taint", "label", "delete", "apply", "cordon", "drain", "rollout"} {
-		found := false
-		for _, c := range got {
-			found = found || c == want
-		}
-		if !found {
-			t.Errorf("Commands() = %v, missing %q", got, want)
-		}
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i] < got[i-1] {
-			t.Errorf("Commands() not sorted: %v", got)
-		}
-	}
-}

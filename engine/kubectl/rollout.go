@@ -375,10 +375,6 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 			return &plainError{fmt.Sprintf("unable to find specified revision %d in history", to)}
 		}
 	}
-	if target == current {
-		fmt.Fprintf(&inv.out, "daemonset.apps/%s skipped rollback (current template already matches revision %d)\n", ds.Name, to)
-		return nil
-	}
 	tmpl, err := templateFromRevision(target)
 	if err != nil {
 		return err
@@ -387,14 +383,26 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok && dry == "" {
-		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
-	}
-	if dry != "" {
+	if dry == "client" {
+		// DaemonSetRollbacker.Rollback returns "will roll back to <template>"
+		// before its "already matches" check, and undo's name printer
+		// prints "<kind>/<name> <operation> (dry run)\n": the template's
+		// own last newline puts " (dry run)" on a line of its own.
 		w := newRawPrefixWriter()
 		describePodTemplate(w, &tmpl)
-		fmt.Fprintf(&inv.out, "daemonset.apps/%s will roll back to %s\n", ds.Name, strings.TrimSuffix(w.String(), "\n"))
+		fmt.Fprintf(&inv.out, "daemonset.apps/%s will roll back to %s (dry run)\n", ds.Name, w.String())
 		return nil
+	}
+	if target == current {
+		fmt.Fprintf(&inv.out, "daemonset.apps/%s skipped rollback (current template already matches revision %d)%s\n", ds.Name, to, dryRunSuffix(dry))
+		return nil
+	}
+	if dry == "server" {
+		fmt.Fprintf(&inv.out, "daemonset.apps/%s rolled back (server dry run)\n", ds.Name)
+		return nil
+	}
+	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok {
+		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
 	}
 	ds.Spec.Template = tmpl
 	for k := range ds.Extra {

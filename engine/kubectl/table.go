@@ -22,6 +22,10 @@ type table struct {
 	rows    [][]string
 }
 
+// cellSanitizer replaces a tab or newline inside a cell, which would break
+// the alignment, with a space.
+var cellSanitizer = strings.NewReplacer("\t", " ", "\n", " ")
+
 // render writes the table through a tab writer with kubectl's parameters.
 // noHeaders omits the header line.
 func (t *table) render(noHeaders bool) string {
@@ -33,8 +37,7 @@ func (t *table) render(noHeaders bool) string {
 	for _, r := range t.rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			// A tab or newline inside a cell would break the alignment.
-			cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
+			cells[i] = cellSanitizer.Replace(c)
 		}
 		w.Write([]byte(strings.Join(cells, "\t") + "\n"))
 	}

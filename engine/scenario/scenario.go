@@ -142,6 +142,9 @@ func Parse(name string, data []byte) (*Scenario, error) {
 			case len(rest) == 2 && rest[0] == "rollout" && strings.HasPrefix(rest[1], "ds/"):
 			case len(rest) == 1 && rest[0] == "idle":
 			case len(rest) == 2 && rest[0] == "deleted" && strings.Contains(rest[1], "/"):
+				if kind, _, _ := strings.Cut(rest[1], "/"); !waitDeletedKinds[kind] {
+					return nil, bad(ln, "wait deleted: unknown kind %q (want pod, ds or node)", kind)
+				}
 			default:
 				return nil, bad(ln, "unknown wait %q: want `wait rollout ds/NAME`, `wait idle` or `wait deleted KIND/NAME`", args)
 			}
@@ -373,6 +376,13 @@ func (sc *Scenario) Run(w io.Writer) *Result {
 	return res
 }
 
+// waitDeletedKinds are the KIND spellings `wait deleted KIND/NAME` accepts.
+var waitDeletedKinds = map[string]bool{
+	"pod": true, "pods": true, "po": true,
+	"ds": true, "daemonset": true, "daemonsets": true,
+	"node": true, "nodes": true, "no": true,
+}
+
 // wait advances the simulation in one-second steps until the condition
 // holds, failing after timeout of virtual time.
 func wait(sim *engine.Simulation, args []string, timeout time.Duration) error {
@@ -406,8 +416,6 @@ func wait(sim *engine.Simulation, args []string, timeout time.Duration) error {
 			cond = func() bool { return sim.Cluster.DaemonSet(api.DefaultNamespace, name) == nil }
 		case "node", "nodes", "no":
 			cond = func() bool { return sim.Cluster.Node(name) == nil }
-		default:
-			return fmt.Errorf("wait deleted: unknown kind %q", kind)
 		}
 	}
 	deadline := sim.Now().Add(timeout)

@@ -101,6 +101,7 @@ func TestParseMalformed(t *testing.T) {
 		{"bad regexp", "kubectl get ds\nstdout (\n", "bad regular expression", 2},
 		{"cluster empty late", "kubectl get ds\ncluster empty\n", "must be the first command", 2},
 		{"bad wait", "wait forever\n", "unknown wait", 1},
+		{"bad wait deleted kind", "wait deleted svc/x\n", `wait deleted: unknown kind "svc"`, 1},
 		{"bad wait timeout", "wait idle --timeout=x\n", "bad --timeout", 1},
 		{"node usage", "node add\n", "usage: node", 1},
 		{"node verb", "node explode n1\n", "unknown node command", 1},
