@@ -19,14 +19,8 @@ import (
 // nodeShouldRunDaemonPod verdict per pair); the UI takes one whenever the
 // store's ResourceVersion changed since the last frame.
 type Snapshot struct {
-	// Now is the virtual time; Elapsed is Now - cluster.Epoch.
-	Now     time.Time
+	// Elapsed is the virtual time since cluster.Epoch.
 	Elapsed time.Duration
-	// ResourceVersion is the store's change counter when the snapshot was
-	// taken: equal counters mean equal snapshots (apart from the clock).
-	ResourceVersion int64
-	// LastDecision is the Seq of the newest decision (see Simulation.Decisions).
-	LastDecision int64
 	// Nodes are sorted by name, each with the pods bound to it.
 	Nodes []NodeView
 	// Pending are pods not bound to any node (spec.nodeName empty), sorted
@@ -72,9 +66,10 @@ type NodeDaemonView struct {
 	Pods         int
 	Misscheduled bool
 	// Reason is a one-line explanation when the DaemonSet should not run a
-	// new pod here (ShouldRun false): the first failed check's Detail, e.g.
-	// "taint node-role.kubernetes.io/control-plane:NoSchedule is not
-	// tolerated: ...". Empty when ShouldRun.
+	// new pod here (ShouldRun false): the Detail of the failed check that
+	// decided it (controller.Verdict.Reason), e.g. "taint
+	// node-role.kubernetes.io/control-plane:NoSchedule is not tolerated:
+	// ...". Empty when ShouldRun.
 	Reason string
 }
 
@@ -99,8 +94,6 @@ type PodView struct {
 	Terminating bool
 	// Revision is the controller-revision-hash label ("" for bare pods).
 	Revision string
-	// Created is the creation timestamp (virtual time).
-	Created time.Time
 	// Unschedulable is the scheduler's reason a pod stays Pending: the
 	// message of its PodScheduled=False condition (the FailedScheduling
 	// text, "0/3 nodes are available: 1 Insufficient cpu, ..."); "" when
@@ -114,7 +107,7 @@ type PodView struct {
 // DaemonSetView is one row of the DaemonSet table, with kubectl get ds's
 // counts (status as the controller last wrote it).
 type DaemonSetView struct {
-	Namespace, Name, UID                                       string
+	Namespace, Name                                            string
 	Desired, Current, Ready, UpToDate, Available, Misscheduled int32
 	// NodeSelector is the NODE SELECTOR column ("<none>" when empty).
 	NodeSelector string
@@ -164,12 +157,7 @@ func (sn *Snapshotter) Snapshot() Snapshot { return sn.take(true) }
 func (sn *Snapshotter) take(cache bool) Snapshot {
 	s := sn.sim
 	c := s.Cluster
-	snap := Snapshot{
-		Now:             c.Now(),
-		Elapsed:         s.Elapsed(),
-		ResourceVersion: c.ResourceVersion(),
-		LastDecision:    c.LastDecisionSeq(),
-	}
+	snap := Snapshot{Elapsed: s.Elapsed()}
 
 	dss := c.DaemonSets()
 	snap.DaemonSets = make([]DaemonSetView, len(dss))
@@ -180,7 +168,6 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 		v := DaemonSetView{
 			Namespace:    ds.Namespace,
 			Name:         ds.Name,
-			UID:          ds.UID,
 			Desired:      ds.Status.DesiredNumberScheduled,
 			Current:      ds.Status.CurrentNumberScheduled,
 			Ready:        ds.Status.NumberReady,
@@ -271,7 +258,7 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 			}
 			d.Misscheduled = d.Pods > 0 && !v.ShouldRun
 			if !v.ShouldRun {
-				d.Reason = firstFailure(v.Checks)
+				d.Reason = v.Reason()
 			}
 			nv.Daemons[k] = d
 		}
@@ -322,21 +309,6 @@ func nodeKey(n *api.Node, pods []*api.Pod) uint64 {
 	return h
 }
 
-// firstFailure explains the first failed check: its Detail (a sentence that
-// names the check, e.g. "taint node-role.kubernetes.io/control-plane:NoSchedule
-// is not tolerated: ..."), or its Name when it has none.
-func firstFailure(checks []controller.Check) string {
-	for _, ch := range checks {
-		if !ch.Passed {
-			if ch.Detail == "" {
-				return ch.Name
-			}
-			return ch.Detail
-		}
-	}
-	return "not eligible"
-}
-
 func podView(p *api.Pod) PodView {
 	v := PodView{
 		Namespace:   p.Namespace,
@@ -348,7 +320,6 @@ func podView(p *api.Pod) PodView {
 		Ready:       kubectl.PodReadyColumn(p),
 		Terminating: p.DeletionTimestamp != nil,
 		Revision:    p.Labels[api.ControllerRevisionHashLabelKey],
-		Created:     p.CreationTimestamp,
 		Reason:      p.Status.Reason,
 		Message:     p.Status.Message,
 	}
@@ -383,10 +354,5 @@ func nodeSelectorColumn(sel map[string]string) string {
 	if len(sel) == 0 {
 		return "<none>"
 	}
-	s := sortedLabels(sel)
-	out := s[0]
-	for _, kv := range s[1:] {
-		out += "," + kv
-	}
-	return out
+	return strings.Join(sortedLabels(sel), ",")
 }

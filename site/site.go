@@ -243,6 +243,17 @@ func goCommand() (string, error) {
 	return "", errors.New("the go command is not on PATH (install Go 1.26 or set GOROOT)")
 }
 
+// ModuleRoot returns the directory of the main module's go.mod, as the go
+// command finds it from the current directory upwards; an error outside
+// the module or without a go command.
+func ModuleRoot(ctx context.Context) (string, error) {
+	goBin, err := goCommand()
+	if err != nil {
+		return "", err
+	}
+	return moduleRoot(ctx, goBin)
+}
+
 // moduleRoot returns the directory of the main module's go.mod.
 func moduleRoot(ctx context.Context, goBin string) (string, error) {
 	gomod, err := goEnv(ctx, goBin, "", "GOMOD")

@@ -79,11 +79,7 @@ func (c *console) run(line string) engine.Output {
 		}
 	}
 	out := c.a.sim.Run(line)
-	chunks := out.Chunks
-	if len(chunks) == 0 { // an Output without the ordered pieces
-		chunks = []engine.Chunk{{Text: out.Stdout}, {Stderr: true, Text: out.Stderr}}
-	}
-	c.echoChunks(line, chunks)
+	c.echoChunks(line, out.Chunks)
 	c.a.view.render(false)
 	return out
 }
@@ -98,8 +94,11 @@ func (c *console) echo(cmd, stdout, stderr string) {
 func (c *console) echoChunks(cmd string, chunks []engine.Chunk) {
 	b := el("div", "block")
 	b.Call("appendChild", textEl("span", "cmd", "$ "+cmd+"\n"))
-	var last js.Value
-	for _, ch := range chunks {
+	last := len(chunks) - 1 // the last chunk with text
+	for last >= 0 && chunks[last].Text == "" {
+		last--
+	}
+	for i, ch := range chunks {
 		if ch.Text == "" {
 			continue
 		}
@@ -107,14 +106,12 @@ func (c *console) echoChunks(cmd string, chunks []engine.Chunk) {
 		if ch.Stderr {
 			cls = "stderr"
 		}
-		last = textEl("span", cls, ch.Text)
-		b.Call("appendChild", last)
-	}
-	// Each block ends on a new line, as the next prompt would.
-	if !last.IsUndefined() {
-		if t := last.Get("textContent").String(); !strings.HasSuffix(t, "\n") {
-			last.Set("textContent", t+"\n")
+		text := ch.Text
+		// Each block ends on a new line, as the next prompt would.
+		if i == last && !strings.HasSuffix(text, "\n") {
+			text += "\n"
 		}
+		b.Call("appendChild", textEl("span", cls, text))
 	}
 	c.push(b)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"unicode/utf16"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -186,7 +187,7 @@ func (e *editor) frame() {
 	}
 	text := e.ta.Get("value").String()
 	lines := strings.Count(text, "\n") + 1
-	if lines == e.lines && e.gutter.Get("textContent").String() != "" {
+	if lines == e.lines {
 		return
 	}
 	e.lines = lines
@@ -542,20 +543,17 @@ func (e *editor) selectLine(l int) {
 		end += start
 	}
 	// setSelectionRange counts UTF-16 units; convert from bytes.
-	u := func(b int) int { return len(utf16Of(text[:b])) }
+	u := func(b int) int { return utf16Len(text[:b]) }
 	e.ta.Call("focus")
 	e.ta.Call("setSelectionRange", u(start), u(end))
 	e.reveal(l)
 }
 
-func utf16Of(s string) []uint16 {
-	out := make([]uint16, 0, len(s))
+// utf16Len is the length of s in UTF-16 code units (JavaScript's length).
+func utf16Len(s string) int {
+	n := 0
 	for _, r := range s {
-		if r >= 0x10000 {
-			out = append(out, 0, 0)
-		} else {
-			out = append(out, 0)
-		}
+		n += utf16.RuneLen(r)
 	}
-	return out
+	return n
 }

@@ -27,9 +27,10 @@ import (
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
-// maxEditorBytes caps what Apply accepts: yaml.v3 decodes about 1 MB in
-// 0.6 s in wasm, and a playground manifest is a few kilobytes.
-const maxEditorBytes = 1 << 20
+// maxEditorBytes caps what Apply takes from the editor: the most
+// manifest.Decode accepts (1 MiB; yaml.v3 decodes about 1 MB in 0.6 s in
+// wasm, and a playground manifest is a few kilobytes).
+const maxEditorBytes = manifest.MaxInputBytes
 
 // maxFrameStep caps the wall time one frame may turn into virtual time, so a
 // tab coming back from the background does not run minutes in one frame.
@@ -86,8 +87,10 @@ type app struct {
 	stats stats
 }
 
-// stats are timings of the last frame's work, in milliseconds of wall time
-// (window.dsplay.stats(), for diagnosing slow pages).
+// stats are counters and timings for diagnosing slow pages
+// (window.dsplay.stats()): Frames and Snapshots count since the start;
+// AdvanceMs, SnapshotMs and DrawMs are the last Advance, snapshot and draw,
+// MaxMs the longest frame so far, in milliseconds of wall time.
 type stats struct {
 	Frames, Snapshots                    int
 	AdvanceMs, SnapshotMs, DrawMs, MaxMs float64
@@ -207,7 +210,7 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 	}
 	a.ed.frame()
 	a.view.render(false)
-	a.view.sweep(ts)
+	a.view.sweep()
 	return nil
 }
 
@@ -410,7 +413,8 @@ func urlParam(name string) bool {
 //	                                 status.phase ("Pending", "Running", ...), owner the
 //	                                 controlling DaemonSet's name or ""
 //	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
-//	                                 timings of the last frame's work, ms of wall time
+//	                                 counts since the start; the last Advance, snapshot and
+//	                                 draw, and the longest frame, in ms of wall time
 //	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
 //	dsplay.shutdown()                stop and release every Go callback; window.dsplay goes away

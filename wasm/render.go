@@ -326,7 +326,7 @@ func (v *view) drawNodes() {
 	v.showEmpty(len(v.snap.Nodes) == 0)
 
 	// Chips whose pod is gone fade out, then are detached by sweep.
-	now := global.Get("performance").Call("now").Float()
+	now := nowMs()
 	for k, c := range v.chips {
 		if !c.seen {
 			c.el.Get("classList").Call("add", "gone")
@@ -436,6 +436,10 @@ const (
 
 var tileNames = [tileStates]string{"failed", "pending", "notready", "missing", "missched", "creating", "terminating", "running", "idle"}
 
+// tilePodWords name the pod states a tile's tooltip counts (kubectl's STATUS
+// words); "" for the states that are not a pod's.
+var tilePodWords = [tileStates]string{tileFailed: "Failed", tilePending: "Pending", tileCreating: "ContainerCreating", tileTerminating: "Terminating", tileRunning: "Running"}
+
 var tileWords = [tileStates]string{"with a Failed pod", "with a Pending pod", "NotReady", "missing a daemon pod", "with a misscheduled pod", "creating", "terminating", "running every daemon pod", "with no daemon pod to run"}
 
 // tileState sums up a node for its tile: the most urgent state among its
@@ -491,7 +495,7 @@ func tileState(n *engine.NodeView, pinned int) (int, string) {
 	b.WriteString(n.Name + " · " + n.Status)
 	for i, k := range pods {
 		if k > 0 {
-			fmt.Fprintf(&b, " · %d %s", k, []string{"Failed", "Pending", "", "", "", "ContainerCreating", "Terminating", "Running", ""}[i])
+			fmt.Fprintf(&b, " · %d %s", k, tilePodWords[i])
 		}
 	}
 	if missing > 0 {
@@ -594,11 +598,11 @@ func (v *view) drawTiles() {
 }
 
 // sweep detaches faded chips whose time is up.
-func (v *view) sweep(float64) {
+func (v *view) sweep() {
 	if len(v.leaving) == 0 {
 		return
 	}
-	now := global.Get("performance").Call("now").Float()
+	now := nowMs()
 	keep := v.leaving[:0]
 	for _, l := range v.leaving {
 		if now >= l.deadline {
@@ -980,6 +984,7 @@ func (v *view) drawPanel() {
 	for i := range v.snap.Nodes {
 		if v.snap.Nodes[i].Name == v.panelNode {
 			n = &v.snap.Nodes[i]
+			break
 		}
 	}
 	if n == nil {

@@ -147,19 +147,22 @@ func doSetup() error {
 	return nil
 }
 
-// touchSources opens every file the wasm build reads (wasm/, engine/,
-// go.mod, go.sum). The go command builds main.wasm in a subprocess, which
-// the test cache cannot see; files the test itself opens are part of the
-// cache key, so a change to the UI or the engine reruns these tests.
+// touchSources opens every file the wasm build reads (the Go files of
+// wasm/, engine/ and examples/, the example manifests it embeds, go.mod,
+// go.sum). The go command builds main.wasm in a subprocess, which the test
+// cache cannot see; files the test itself opens are part of the cache key,
+// so a change to the UI, the engine or an example reruns these tests.
 func touchSources(root string) error {
 	for _, f := range []string{"go.mod", "go.sum"} {
 		if _, err := os.ReadFile(filepath.Join(root, f)); err != nil {
 			return err
 		}
 	}
-	for _, dir := range []string{"wasm", "engine"} {
+	for _, dir := range []string{"wasm", "engine", "examples"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			source := strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") ||
+				strings.HasSuffix(p, ".yaml") && filepath.Base(filepath.Dir(p)) == "manifests"
+			if err != nil || d.IsDir() || !source {
 				return err
 			}
 			_, err = os.ReadFile(p)
@@ -575,6 +578,12 @@ func TestBadYAMLKeepsTheCluster(t *testing.T) {
 	}
 	if n := eval[int](p, `document.querySelectorAll('#marks .mark[data-line="4"]').length`); n != 1 {
 		t.Errorf("line 4 is not marked in the editor (%d marks)", n)
+	}
+	// The kubectl box echoes the apply and its error (stderr), ending on a
+	// new line although the error text has none.
+	parts := eval[[]string](p, `[...[...document.querySelectorAll("#kout .block")].pop().children].map(e => e.className + ":" + e.textContent)`)
+	if len(parts) != 2 || parts[0] != "cmd:$ kubectl apply -f manifest.yaml\n" || !strings.HasPrefix(parts[1], "stderr:error: ") || !strings.HasSuffix(parts[1], "\n") || strings.HasSuffix(parts[1], "\n\n") {
+		t.Errorf("the kubectl box shows %q, want the command, then the error on stderr ending in one new line", parts)
 	}
 	// The mark sits on line 4 of the text: same offset as the 4th gutter line.
 	top := eval[float64](p, `document.querySelector('#marks .mark[data-line="4"]').getBoundingClientRect().top - document.getElementById("yaml").getBoundingClientRect().top`)

@@ -12,15 +12,12 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/site"
@@ -38,9 +35,9 @@ func main() {
 	defer stop()
 
 	if *dir == "" {
-		root, err := moduleRoot()
+		root, err := site.ModuleRoot(ctx)
 		if err != nil {
-			log.Fatal(err)
+			log.Fatalf("%v (or pass -dir)", err)
 		}
 		*dir = filepath.Join(root, "site", "dist")
 	}
@@ -92,16 +89,4 @@ func logRequests(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %v", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("run from inside the dsplay repository (or pass -dir)")
-	}
-	return filepath.Dir(gomod), nil
 }
