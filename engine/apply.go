@@ -8,21 +8,6 @@ import (
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
-// kubectlOutput collects output chunks in order, merging consecutive writes
-// to the same stream as engine/kubectl's recorder does.
-type kubectlOutput struct{ chunks []Chunk }
-
-func (o *kubectlOutput) write(stderr bool, text string) {
-	if text == "" {
-		return
-	}
-	if n := len(o.chunks); n > 0 && o.chunks[n-1].Stderr == stderr {
-		o.chunks[n-1].Text += text
-		return
-	}
-	o.chunks = append(o.chunks, Chunk{Stderr: stderr, Text: text})
-}
-
 // ApplyReport is what Apply did: kubectl's lines and the documents that were
 // not simulated.
 type ApplyReport struct {
@@ -59,21 +44,19 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 		return nil, err
 	}
 	r := &ApplyReport{Lines: lines}
-	var out kubectlOutput
 	for _, d := range docs {
 		if d.Skipped {
 			r.Skipped = append(r.Skipped, fmt.Sprintf("%s/%s (%s %s): not simulated, ignored",
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind))
-			out.write(true, kubectl.SkippedWarning(d))
+			kubectl.AppendChunk(&r.Output, true, kubectl.SkippedWarning(d))
 		}
 	}
 	for i, l := range lines {
 		if i < len(warnings) {
-			out.write(true, warnings[i])
+			kubectl.AppendChunk(&r.Output, true, warnings[i])
 		}
-		out.write(false, l+"\n")
+		kubectl.AppendChunk(&r.Output, false, l+"\n")
 	}
-	r.Output = out.chunks
 	s.Settle()
 	return r, nil
 }

@@ -10,7 +10,10 @@
 // the engine, the browser build and the command-line tools.
 package api
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Well-known label, annotation and taint keys used by the controllers.
 const (
@@ -610,6 +613,27 @@ const (
 	EventTypeNormal  = "Normal"
 	EventTypeWarning = "Warning"
 )
+
+// DefaultPullPolicy is the imagePullPolicy the API server defaults a
+// container to (SetDefaults_Container): Always when the image has no tag or
+// the tag "latest", IfNotPresent otherwise (and for images by digest).
+func DefaultPullPolicy(image string) string {
+	if strings.Contains(image, "@") {
+		return "IfNotPresent"
+	}
+	name := image
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	tag := ""
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		tag = name[i+1:]
+	}
+	if tag == "" || tag == "latest" {
+		return "Always"
+	}
+	return "IfNotPresent"
+}
 
 // BoolPtr returns a pointer to b.
 func BoolPtr(b bool) *bool { return &b }

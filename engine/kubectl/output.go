@@ -27,7 +27,7 @@ func (s *stream) WriteString(t string) (int, error) {
 	}
 	s.text = append(s.text, t...)
 	if s.chunks != nil {
-		appendChunk(s.chunks, s.stderr, t)
+		AppendChunk(s.chunks, s.stderr, t)
 	}
 	return len(t), nil
 }
@@ -38,9 +38,9 @@ func (s *stream) Write(p []byte) (int, error) { return s.WriteString(string(p)) 
 // String returns everything written to this stream.
 func (s *stream) String() string { return string(s.text) }
 
-// appendChunk adds text to the ordered chunk list, merging it into the last
-// chunk when that one is of the same stream.
-func appendChunk(chunks *[]Chunk, stderr bool, text string) {
+// AppendChunk adds text to an ordered chunk list, merging it into the last
+// chunk when that one is of the same stream. Empty text adds nothing.
+func AppendChunk(chunks *[]Chunk, stderr bool, text string) {
 	if text == "" {
 		return
 	}

@@ -213,16 +213,7 @@ func pullPolicy(c *api.Container) string {
 	if c.ImagePullPolicy != "" {
 		return c.ImagePullPolicy
 	}
-	img := c.Image
-	if i := strings.LastIndex(img, "@"); i >= 0 {
-		return "IfNotPresent"
-	}
-	slash := strings.LastIndex(img, "/")
-	colon := strings.LastIndex(img, ":")
-	if colon <= slash || img[colon+1:] == "latest" {
-		return "Always"
-	}
-	return "IfNotPresent"
+	return api.DefaultPullPolicy(c.Image)
 }
 
 func nodeHasImage(n *api.Node, image string) bool {

@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"strings"
-
 	"github.com/dsplayground/dsplay/engine/api"
 )
 
@@ -97,7 +95,7 @@ func setDefaultsPodSpec(s *api.PodSpec) {
 		for i := range cs {
 			c := &cs[i]
 			if c.ImagePullPolicy == "" {
-				c.ImagePullPolicy = defaultPullPolicy(c.Image)
+				c.ImagePullPolicy = api.DefaultPullPolicy(c.Image)
 			}
 			for j := range c.Ports {
 				if c.Ports[j].Protocol == "" {
@@ -133,25 +131,4 @@ func setDefaultsPodSpec(s *api.PodSpec) {
 			}
 		}
 	}
-}
-
-// defaultPullPolicy mirrors SetDefaults_Container: Always for a ":latest"
-// or untagged image, IfNotPresent otherwise (an image pinned by digest has
-// no tag and gets IfNotPresent).
-func defaultPullPolicy(image string) string {
-	if strings.Contains(image, "@") {
-		return "IfNotPresent"
-	}
-	name := image
-	if i := strings.LastIndex(name, "/"); i >= 0 {
-		name = name[i+1:]
-	}
-	tag := ""
-	if i := strings.LastIndex(name, ":"); i >= 0 {
-		tag = name[i+1:]
-	}
-	if tag == "" || tag == "latest" {
-		return "Always"
-	}
-	return "IfNotPresent"
 }

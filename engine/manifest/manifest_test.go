@@ -415,8 +415,8 @@ func TestDefaults(t *testing.T) {
 		"localhost:5000/app": "Always", "localhost:5000/app:v1": "IfNotPresent",
 		"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef": "IfNotPresent",
 	} {
-		if got := defaultPullPolicy(image); got != want {
-			t.Errorf("defaultPullPolicy(%q) = %q, want %q", image, got, want)
+		if got := api.DefaultPullPolicy(image); got != want {
+			t.Errorf("api.DefaultPullPolicy(%q) = %q, want %q", image, got, want)
 		}
 	}
 
