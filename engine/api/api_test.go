@@ -19,7 +19,7 @@ func TestNameValidation(t *testing.T) {
 		{"subdomain long", IsDNS1123Subdomain, strings.Repeat("a", 254), false, "must be no more than 253 characters"},
 		{"label ok", IsDNS1123Label, "config-path", true, ""},
 		{"label camel", IsDNS1123Label, "configPath", false, "a lowercase RFC 1123 label must consist of"},
-		{"label dot", IsDNS1123Label, "a.b", false, "RFC 1123 label"},
+		{"label dot", IsDNS1123Label, "a.b", false, "must not contain dots"},
 		{"label long", IsDNS1123Label, strings.Repeat("a", 64), false, "must be no more than 63 characters"},
 		{"qualified ok", IsQualifiedName, "node-role.kubernetes.io/control-plane", true, ""},
 		{"qualified plain", IsQualifiedName, "disk", true, ""},

@@ -63,7 +63,13 @@ func IsDNS1123Label(v string) []string {
 		errs = append(errs, maxLenError(63))
 	}
 	if !dns1123LabelRe.MatchString(v) {
-		errs = append(errs, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+		if len(IsDNS1123Subdomain(v)) == 0 {
+			// A valid subdomain but not a label: with the length checked
+			// already, it must be the dots (as upstream reasons).
+			errs = append(errs, "must not contain dots")
+		} else {
+			errs = append(errs, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+		}
 	}
 	return errs
 }

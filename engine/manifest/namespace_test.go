@@ -39,7 +39,7 @@ func TestApplyNamespaces(t *testing.T) {
 			err: `Error from server (NotFound): error when creating "ds.yaml": namespaces "nosuch" not found`, line: 5, field: "metadata.namespace"},
 		{name: "kube-system exists", text: strings.Replace(loggingDS, "namespace: logging", "namespace: kube-system", 1), lines: "daemonset.apps/fluentd created"},
 		{name: "bad namespace name", text: "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: my.logs\n",
-			err:  `The Namespace "my.logs" is invalid: metadata.name: Invalid value: "my.logs": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+			err:  `The Namespace "my.logs" is invalid: metadata.name: Invalid value: "my.logs": must not contain dots`,
 			line: 4, field: "metadata.name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

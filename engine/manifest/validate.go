@@ -715,11 +715,11 @@ func validationHint(e fieldErr) string {
 		return "give spec.selector.matchLabels the labels of the pod template"
 	case strings.HasSuffix(e.path, "containers") && strings.HasPrefix(e.body, "Required value"):
 		return "a pod needs at least one container: `containers:` then `- name: ...` and `image: ...`"
-	case e.path == "metadata.name" && strings.Contains(e.body, "RFC 1123 label"):
+	case e.path == "metadata.name" && (strings.Contains(e.body, "RFC 1123 label") || strings.Contains(e.body, "must not contain dots")):
 		return "a namespace name uses lower-case letters, digits and '-' only, and starts and ends with a letter or digit (no '.')"
 	case strings.HasSuffix(e.path, "metadata.name") && strings.Contains(e.body, "RFC 1123"):
 		return "names use lower-case letters, digits, '-' and '.', and start and end with a letter or digit"
-	case strings.HasSuffix(e.path, ".name") && strings.Contains(e.body, "RFC 1123 label"):
+	case strings.HasSuffix(e.path, ".name") && (strings.Contains(e.body, "RFC 1123 label") || strings.Contains(e.body, "must not contain dots")):
 		return "use lower-case letters, digits and '-' only (e.g. config-path)"
 	}
 	return ""
