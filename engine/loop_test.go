@@ -772,3 +772,19 @@ func TestExplainNamesTheCountedPod(t *testing.T) {
 		t.Errorf("node-1 explanation = %+v, want pod %s", ex, bound.Name)
 	}
 }
+
+// TestPodIPsBeyond256Nodes: node subnets stay valid past the 256th node, so
+// every daemon pod of a large cluster gets an address.
+func TestPodIPsBeyond256Nodes(t *testing.T) {
+	s := bigCluster(t, 300)
+	ds := createDS(t, s, newTestDS("agent"))
+	s.Advance(time.Minute)
+	if ds.Status.NumberReady != 300 {
+		t.Fatalf("ready %d of 300", ds.Status.NumberReady)
+	}
+	for _, p := range s.Cluster.Pods() {
+		if p.Status.PodIP == "" {
+			t.Fatalf("pod %s on %s has no IP (node CIDR %s)", p.Name, p.Spec.NodeName, s.Cluster.Node(p.Spec.NodeName).Spec.PodCIDR)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func (s *Simulation) AddNode(name string, o cluster.NodeOptions) error {
 		used[n.Spec.PodCIDR] = true
 	}
 	idx := 0
-	for used[fmt.Sprintf("10.244.%d.0/24", idx)] {
+	for used[cluster.PodCIDR(idx)] {
 		idx++
 	}
 	n := c.NewNode(name, idx, o)

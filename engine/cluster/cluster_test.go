@@ -390,3 +390,23 @@ func TestEventCorrelator(t *testing.T) {
 		}
 	})
 }
+
+// TestPodCIDR: small clusters get kind's 10.244.N.0/24; thousands of nodes
+// still get valid, distinct subnets.
+func TestPodCIDR(t *testing.T) {
+	if got := PodCIDR(0); got != "10.244.0.0/24" {
+		t.Errorf("PodCIDR(0) = %s", got)
+	}
+	if got := PodCIDR(255); got != "10.244.255.0/24" {
+		t.Errorf("PodCIDR(255) = %s", got)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < 8192; i++ {
+		c := PodCIDR(i)
+		var a, b int
+		if _, err := fmt.Sscanf(c, "10.%d.%d.0/24", &a, &b); err != nil || a < 224 || a > 255 || b > 255 || seen[c] {
+			t.Fatalf("PodCIDR(%d) = %s: invalid or repeated", i, c)
+		}
+		seen[c] = true
+	}
+}

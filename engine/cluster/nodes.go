@@ -67,7 +67,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 	}
 	return &api.Node{
 		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},
-		Spec:       api.NodeSpec{PodCIDR: fmt.Sprintf("10.244.%d.0/24", index), Taints: taints},
+		Spec:       api.NodeSpec{PodCIDR: PodCIDR(index), Taints: taints},
 		Status: api.NodeStatus{
 			Capacity:    rl,
 			Allocatable: alloc,
@@ -100,6 +100,17 @@ func HealthyNodeConditions() []api.NodeCondition {
 		{Type: api.NodePIDPressure, Status: api.ConditionFalse, Reason: "KubeletHasSufficientPID", Message: "kubelet has sufficient PID available"},
 		{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady", Message: "kubelet is posting ready status"},
 	}
+}
+
+// PodCIDR is the /24 of pod addresses the node IPAM controller gives the
+// node numbered index. The simulated cluster CIDR is 10.224.0.0/11 (8,192
+// node subnets, enough for the 5,000-node clusters learners try); the
+// first 2,816 nodes get 10.244.0.0/24, 10.244.1.0/24 ... as on a kind or
+// kubeadm cluster with the usual 10.244.0.0/16, the rest wrap to
+// 10.224.0.0/24 onwards.
+func PodCIDR(index int) string {
+	k := (index + 20*256) % 8192
+	return fmt.Sprintf("10.%d.%d.0/24", 224+k/256, k%256)
 }
 
 // AddDefaultNodes registers the default cluster of the playground:
