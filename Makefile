@@ -4,7 +4,7 @@
 GO ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: serve build test test-go chromium examples bench wasm-size fmt vet
+.PHONY: serve build test test-go chromium examples bench wasm-size fmt vet generate
 
 serve:
 	$(GO) run ./site/cmd/serve
@@ -49,3 +49,7 @@ vet:
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go')
+
+# Regenerate engine/schema/schema.bin from the pinned k8s.io/api types.
+generate:
+	$(GO) generate ./engine/schema

@@ -127,3 +127,21 @@ func (s *Simulation) FailPod(namespace, name string) error {
 	s.Settle()
 	return nil
 }
+
+// SetNodeCondition makes node name report condition typ ("Ready",
+// "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable")
+// with status "True" or "False", as its kubelet (or, for
+// NetworkUnavailable, the route controller) would
+// (kubelet.Kubelets.SetNodeCondition), then settles: the node lifecycle
+// controller adds or removes the matching taints (memory-pressure,
+// disk-pressure, pid-pressure, network-unavailable NoSchedule; for
+// Ready=False not-ready NoSchedule and NoExecute), which the DaemonSet
+// controller and the scheduler then act on. Errors: NotFound, an unknown
+// type or status, Ready=Unknown (use FailNode), or a failed node.
+func (s *Simulation) SetNodeCondition(name, typ, status string) error {
+	if err := s.comps.kubelets.SetNodeCondition(name, typ, status); err != nil {
+		return err
+	}
+	s.Settle()
+	return nil
+}

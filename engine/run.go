@@ -15,6 +15,16 @@ type Output struct {
 	// Chunks, not Stdout then Stderr, to show what a terminal shows.
 	Chunks   []Chunk
 	ExitCode int
+	// Watch is set when the command was `kubectl get -w` (or
+	// --watch-only): after each step of virtual time (each frame), call
+	// Watch.Poll and show the chunks it returns under this command's
+	// output; call Watch.Stop when the next command runs. Nil otherwise.
+	Watch *kubectl.Watch
+	// Edit is set when the command was `kubectl edit` and the editor
+	// opens: put Edit.Text in the editor, and when the learner saves, call
+	// FinishEdit with the saved text (an Output whose Edit is set again
+	// means the editor reopens with the errors at the top). Nil otherwise.
+	Edit *kubectl.EditSession
 }
 
 // Chunk is a piece of a command's output: text written to stderr when
@@ -40,5 +50,31 @@ func (s *Simulation) Run(line string) Output {
 	}
 	r := kubectl.Run(env, args)
 	s.Settle()
-	return Output{Stdout: r.Stdout, Stderr: r.Stderr, Chunks: r.Chunks, ExitCode: r.ExitCode}
+	if r.Watch != nil {
+		// what the settle changed shows as the watch's first lines
+		w := r.Watch
+		for _, c := range w.Poll() {
+			kubectl.AppendChunk(&r.Chunks, c.Stderr, c.Text)
+			if c.Stderr {
+				r.Stderr += c.Text
+			} else {
+				r.Stdout += c.Text
+			}
+		}
+	}
+	return outputOf(r)
+}
+
+func outputOf(r kubectl.Result) Output {
+	return Output{Stdout: r.Stdout, Stderr: r.Stderr, Chunks: r.Chunks, ExitCode: r.ExitCode, Watch: r.Watch, Edit: r.Edit}
+}
+
+// FinishEdit ends an editor round of `kubectl edit` with the text the
+// learner saved (see kubectl.EditSession.Finish), then lets the components
+// settle at the current virtual time. The Output's Edit is set again when
+// the editor reopens (a validation or syntax error).
+func (s *Simulation) FinishEdit(e *kubectl.EditSession, text string) Output {
+	r := e.Finish(text)
+	s.Settle()
+	return outputOf(r)
 }

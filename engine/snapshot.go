@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -94,6 +95,11 @@ type PodView struct {
 	Terminating bool
 	// Revision is the controller-revision-hash label ("" for bare pods).
 	Revision string
+	// RevisionNumber is the number of the owning DaemonSet's
+	// ControllerRevision whose hash is Revision (the legend's revision,
+	// DaemonSetView.Revisions); 0 for a bare pod, or when no revision of
+	// the DaemonSet carries that hash any more.
+	RevisionNumber int64
 	// Unschedulable is the scheduler's reason a pod stays Pending: the
 	// message of its PodScheduled=False condition (the FailedScheduling
 	// text, "0/3 nodes are available: 1 Insufficient cpu, ..."); "" when
@@ -102,6 +108,15 @@ type PodView struct {
 	// Reason and Message are status.reason and status.message (a Failed
 	// pod's "OutOfmemory", an evicted pod's "Evicted"); usually "".
 	Reason, Message string
+	// Restarts is the RESTARTS column's count (container restarts, summed).
+	Restarts int32
+	// Stall explains why a pod that should run does not, in the kubelet's
+	// words: the first waiting container's message (ErrImagePull's
+	// registry error, "Back-off pulling image ...", "back-off 20s
+	// restarting failed container=...", ErrImageNeverPull's), else for a
+	// Running pod that is not Ready its Ready condition's message
+	// ("containers with unready status: [web]"); "" otherwise.
+	Stall string
 }
 
 // DaemonSetView is one row of the DaemonSet table, with kubectl get ds's
@@ -115,6 +130,51 @@ type DaemonSetView struct {
 	Images []string
 	// Strategy is spec.updateStrategy.type.
 	Strategy string
+	// MaxUnavailable and MaxSurge are spec.updateStrategy.rollingUpdate's
+	// values as written ("1", "10%"; "" when unset or not RollingUpdate);
+	// MinReadySeconds is spec.minReadySeconds (seconds).
+	MaxUnavailable, MaxSurge string
+	MinReadySeconds          int32
+	// Revisions are the ControllerRevisions the DaemonSet controls (in its
+	// namespace, by controllerRef), by number, oldest first, as kubectl
+	// rollout history lists them.
+	Revisions []RevisionView
+	// UpdateRevision is the number of the current (update) revision, the
+	// highest: upstream constructHistory (pkg/controller/daemon/update.go)
+	// gives the revision matching the template max+1 on every sync, so once
+	// the controller has seen the template, the highest revision is its
+	// revision. 0 before any revision exists.
+	UpdateRevision int64
+	// RolloutMessage is kubectl rollout status's line (without --watch,
+	// kubectl.DaemonSetRolloutStatus, without the trailing newline):
+	// "Waiting for daemon set \"x\" rollout to finish: 2 out of 5 new pods
+	// have been updated...", "... 4 of 5 updated pods are available...",
+	// "daemon set \"x\" successfully rolled out", "Waiting for daemon set
+	// spec update to be observed..."; for OnDelete kubectl's error,
+	// "error: rollout status is only available for RollingUpdate strategy
+	// type". RolloutDone is true once rolled out (and for OnDelete).
+	RolloutMessage string
+	RolloutDone    bool
+}
+
+// RevisionView is one ControllerRevision of a DaemonSet, one line of the
+// page's revision legend.
+type RevisionView struct {
+	// Name is the ControllerRevision's name (DaemonSet name + "-" + Hash);
+	// Number its revision; Hash its controller-revision-hash label.
+	Name   string
+	Number int64
+	Hash   string
+	// Images are the container images of the template stored in the
+	// revision's data, in order (init containers not included).
+	Images []string
+	// ChangeCause is the kubernetes.io/change-cause annotation ("" if none).
+	ChangeCause string
+	// Pods counts the DaemonSet's pods (bound or not) labelled with Hash
+	// that are not terminating.
+	Pods int
+	// Current marks the update revision (DaemonSetView.UpdateRevision).
+	Current bool
 }
 
 // Snapshot returns what the UI draws at the current virtual time.
@@ -137,6 +197,9 @@ type Snapshotter struct {
 	// fields nodeShouldRunDaemonPod reads; a change drops every cached view.
 	dsKey string
 	nodes map[string]cachedNode
+	// images caches the container images decoded from each revision's
+	// data, by revision UID (revisions' data never changes).
+	images map[string][]string
 	// Reused and Built count the views of the last snapshot.
 	Reused, Built int
 }
@@ -148,7 +211,7 @@ type cachedNode struct {
 
 // NewSnapshotter returns a Snapshotter for s.
 func (s *Simulation) NewSnapshotter() *Snapshotter {
-	return &Snapshotter{sim: s, nodes: map[string]cachedNode{}}
+	return &Snapshotter{sim: s, nodes: map[string]cachedNode{}, images: map[string][]string{}}
 }
 
 // Snapshot returns what the UI draws at the current virtual time.
@@ -176,7 +239,22 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 			Misscheduled: ds.Status.NumberMisscheduled,
 			NodeSelector: nodeSelectorColumn(ds.Spec.Template.Spec.NodeSelector),
 			Strategy:     ds.Spec.UpdateStrategy.Type,
+
+			MinReadySeconds: ds.Spec.MinReadySeconds,
 		}
+		if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil && v.Strategy == api.RollingUpdateDaemonSetStrategyType {
+			if ru.MaxUnavailable != nil {
+				v.MaxUnavailable = ru.MaxUnavailable.String()
+			}
+			if ru.MaxSurge != nil {
+				v.MaxSurge = ru.MaxSurge.String()
+			}
+		}
+		msg, done, err := kubectl.DaemonSetRolloutStatus(ds)
+		if err != nil {
+			msg = "error: " + err.Error()
+		}
+		v.RolloutMessage, v.RolloutDone = strings.TrimSuffix(msg, "\n"), done
 		for _, ct := range ds.Spec.Template.Spec.Containers {
 			v.Images = append(v.Images, ct.Image)
 		}
@@ -194,6 +272,7 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 			dsKey.WriteByte(0)
 		}
 	}
+	revNumbers := sn.revisions(&snap, dsIndex, dss, &dsKey, cache)
 	if cache && dsKey.String() != sn.dsKey {
 		sn.dsKey = dsKey.String()
 		clear(sn.nodes)
@@ -243,6 +322,7 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 				if k, ok := dsIndex[ref.UID]; ok {
 					counts[k]++
 				}
+				nv.Pods[j].RevisionNumber = revNumbers[revKey{ref.UID, nv.Pods[j].Revision}]
 			}
 		}
 		nv.Daemons = make([]NodeDaemonView, len(dss))
@@ -282,9 +362,132 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 				v.Target = t
 			}
 		}
+		if ref := p.ControllerRef(); ref != nil && ref.Kind == "DaemonSet" {
+			v.RevisionNumber = revNumbers[revKey{ref.UID, v.Revision}]
+		}
 		snap.Pending = append(snap.Pending, v)
 	}
+	countRevisionPods(&snap)
 	return snap
+}
+
+// revKey names a revision by its DaemonSet's UID and its hash.
+type revKey struct{ ds, hash string }
+
+// revisions fills each DaemonSetView's Revisions and UpdateRevision from
+// the ControllerRevisions the DaemonSets control, and returns the revision
+// number of each (DaemonSet UID, hash). With cache, it appends each
+// revision's identity and number to dsKey (a renumbered revision, as
+// rollout undo makes, must redraw the pods that carry it) and decodes each
+// revision's images once.
+func (sn *Snapshotter) revisions(snap *Snapshot, dsIndex map[string]int, dss []*api.DaemonSet, dsKey *strings.Builder, cache bool) map[revKey]int64 {
+	numbers := map[revKey]int64{}
+	var seen map[string]bool // revision UIDs, to prune the images cache
+	if cache {
+		seen = make(map[string]bool, len(sn.images))
+	}
+	for _, r := range sn.sim.Cluster.ControllerRevisions() {
+		ref := r.ControllerRef()
+		if ref == nil {
+			continue
+		}
+		k, ok := dsIndex[ref.UID]
+		if !ok || dss[k].Namespace != r.Namespace {
+			continue
+		}
+		hash := r.Labels[api.ControllerRevisionHashLabelKey]
+		images, ok := sn.images[r.UID]
+		if !ok {
+			images = revisionImages(r.Data)
+			if cache {
+				sn.images[r.UID] = images
+			}
+		}
+		if cache {
+			seen[r.UID] = true
+		}
+		v := &snap.DaemonSets[k]
+		v.Revisions = append(v.Revisions, RevisionView{
+			Name: r.Name, Number: r.Revision, Hash: hash, Images: images,
+			ChangeCause: r.Annotations[api.ChangeCauseAnnotation],
+		})
+		v.UpdateRevision = max(v.UpdateRevision, r.Revision)
+		numbers[revKey{ref.UID, hash}] = r.Revision
+		if cache {
+			fmt.Fprintf(dsKey, "r%s/%d/%s\x00", ref.UID, r.Revision, hash)
+		}
+	}
+	for i := range snap.DaemonSets {
+		v := &snap.DaemonSets[i]
+		sort.SliceStable(v.Revisions, func(a, b int) bool { return v.Revisions[a].Number < v.Revisions[b].Number })
+		for j := range v.Revisions {
+			v.Revisions[j].Current = v.Revisions[j].Number == v.UpdateRevision
+		}
+	}
+	if cache && len(sn.images) > len(seen) {
+		for uid := range sn.images {
+			if !seen[uid] {
+				delete(sn.images, uid)
+			}
+		}
+	}
+	return numbers
+}
+
+// countRevisionPods sets each RevisionView's Pods from the snapshot's pods
+// (one pass; terminating pods are not counted).
+func countRevisionPods(snap *Snapshot) {
+	type podKey struct{ ns, owner, hash string }
+	slot := map[podKey]*RevisionView{}
+	for i := range snap.DaemonSets {
+		d := &snap.DaemonSets[i]
+		for j := range d.Revisions {
+			slot[podKey{d.Namespace, d.Name, d.Revisions[j].Hash}] = &d.Revisions[j]
+		}
+	}
+	if len(slot) == 0 {
+		return
+	}
+	count := func(pods []PodView) {
+		for i := range pods {
+			p := &pods[i]
+			if p.Owner == "" || p.Terminating || p.RevisionNumber == 0 {
+				continue
+			}
+			if r := slot[podKey{p.Namespace, p.Owner, p.Revision}]; r != nil {
+				r.Pods++
+			}
+		}
+	}
+	for i := range snap.Nodes {
+		count(snap.Nodes[i].Pods)
+	}
+	count(snap.Pending)
+}
+
+// revisionImages returns the container images of the pod template stored
+// in a ControllerRevision's data ({"spec":{"template":{...}}}, upstream
+// getPatch); nil when the data does not decode.
+func revisionImages(data string) []string {
+	var d struct {
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []struct {
+						Image string `json:"image"`
+					} `json:"containers"`
+				} `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if json.Unmarshal([]byte(data), &d) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(d.Spec.Template.Spec.Containers))
+	for _, c := range d.Spec.Template.Spec.Containers {
+		out = append(out, c.Image)
+	}
+	return out
 }
 
 // nodeKey hashes (FNV-1a, 64 bit) what a NodeView is built from besides
@@ -334,6 +537,15 @@ func podView(p *api.Pod) PodView {
 	}
 	if len(p.Spec.Containers) > 0 {
 		v.Image = p.Spec.Containers[0].Image
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		v.Restarts += cs.RestartCount
+		if w := cs.State.Waiting; w != nil && w.Message != "" && v.Stall == "" {
+			v.Stall = w.Message
+		}
+	}
+	if c := p.Condition(api.PodReady); v.Stall == "" && p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil && c != nil && c.Status == api.ConditionFalse {
+		v.Stall = c.Message
 	}
 	return v
 }

@@ -364,3 +364,249 @@ func BenchmarkSnapshotter(b *testing.B) {
 		_ = sn.Snapshot()
 	}
 }
+
+// webView returns the snapshot's DaemonSet "web" and its pods (bound and
+// not), failing the test when it is missing.
+func webView(t *testing.T, snap Snapshot) (DaemonSetView, []PodView) {
+	t.Helper()
+	var pods []PodView
+	for _, n := range snap.Nodes {
+		for _, p := range n.Pods {
+			if p.Owner == "web" {
+				pods = append(pods, p)
+			}
+		}
+	}
+	for _, p := range snap.Pending {
+		if p.Owner == "web" {
+			pods = append(pods, p)
+		}
+	}
+	for _, d := range snap.DaemonSets {
+		if d.Name == "web" {
+			return d, pods
+		}
+	}
+	t.Fatal("no DaemonSet web in the snapshot")
+	return DaemonSetView{}, nil
+}
+
+// revisionLine renders a DaemonSetView's legend compactly for assertions:
+// "1 nginx:1.25 pods=0; *2 nginx:1.26 pods=2" (* marks the current one).
+func revisionLine(d DaemonSetView) string {
+	var parts []string
+	for _, r := range d.Revisions {
+		cur := ""
+		if r.Current {
+			cur = "*"
+		}
+		parts = append(parts, fmt.Sprintf("%s%d %s pods=%d", cur, r.Number, strings.Join(r.Images, ","), r.Pods))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// The page's rollout view: revisions with image and hash, each pod's
+// revision number, the per-revision pod counts and kubectl rollout
+// status's message, through a RollingUpdate (maxSurge 0 and 1) and a
+// rollout undo; the Snapshotter (whose cached node views carry revision
+// numbers) agrees with fresh snapshots at every step.
+func TestSnapshotRollout(t *testing.T) {
+	for _, tc := range []struct {
+		maxUnavailable, maxSurge int
+		wantSurge                bool // some node runs an old and a new pod at once
+	}{
+		{1, 0, false},
+		{0, 1, true},
+	} {
+		t.Run(fmt.Sprintf("maxUnavailable=%d,maxSurge=%d", tc.maxUnavailable, tc.maxSurge), func(t *testing.T) {
+			s := New(Options{})
+			sn := s.NewSnapshotter()
+			take := func(step string) (DaemonSetView, []PodView) {
+				t.Helper()
+				got, want := sn.Snapshot(), s.Snapshot()
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: the Snapshotter's snapshot differs from Snapshot():\ngot  %+v\nwant %+v", step, got, want)
+				}
+				d, pods := webView(t, got)
+				// the message is kubectl's, word for word
+				out := s.Run("kubectl rollout status ds/web --watch=false")
+				if kc := strings.TrimSuffix(out.Stdout, "\n"); d.RolloutMessage != kc {
+					t.Fatalf("%s: RolloutMessage %q, kubectl rollout status prints %q", step, d.RolloutMessage, kc)
+				}
+				// each pod's number is that of the revision with its hash,
+				// and the legend counts the live pods of each revision
+				counts := map[int64]int{}
+				for _, p := range pods {
+					var want int64
+					for _, r := range d.Revisions {
+						if r.Hash == p.Revision {
+							want = r.Number
+						}
+					}
+					if p.RevisionNumber != want || want == 0 {
+						t.Fatalf("%s: pod %s hash %s has revision %d, want %d (revisions %+v)", step, p.Name, p.Revision, p.RevisionNumber, want, d.Revisions)
+					}
+					if !p.Terminating {
+						counts[p.RevisionNumber]++
+					}
+				}
+				for _, r := range d.Revisions {
+					if r.Pods != counts[r.Number] {
+						t.Fatalf("%s: revision %d counts %d pods, want %d", step, r.Number, r.Pods, counts[r.Number])
+					}
+					if r.Name != "web-"+r.Hash || r.Hash == "" {
+						t.Fatalf("%s: revision %d named %q with hash %q", step, r.Number, r.Name, r.Hash)
+					}
+				}
+				return d, pods
+			}
+			if _, err := s.Apply("web.yaml", fmt.Sprintf(rollingDS, tc.maxUnavailable, tc.maxSurge, "nginx:1.25")); err != nil {
+				t.Fatal(err)
+			}
+			s.Advance(time.Minute)
+			d, _ := take("created")
+			if got := revisionLine(d); got != "*1 nginx:1.25 pods=2" {
+				t.Errorf("created: revisions %q", got)
+			}
+			if d.UpdateRevision != 1 || !d.RolloutDone || d.RolloutMessage != `daemon set "web" successfully rolled out` {
+				t.Errorf("created: update revision %d, done %v, message %q", d.UpdateRevision, d.RolloutDone, d.RolloutMessage)
+			}
+			if d.MaxUnavailable != fmt.Sprint(tc.maxUnavailable) || d.MaxSurge != fmt.Sprint(tc.maxSurge) {
+				t.Errorf("maxUnavailable %q maxSurge %q", d.MaxUnavailable, d.MaxSurge)
+			}
+
+			if _, err := s.Apply("web.yaml", fmt.Sprintf(rollingDS, tc.maxUnavailable, tc.maxSurge, "nginx:1.26")); err != nil {
+				t.Fatal(err)
+			}
+			messages := map[string]bool{}
+			sawMixed, sawSurge := false, false
+			for i := 0; i < 120; i++ {
+				d, pods := take(fmt.Sprintf("update +%ds", i))
+				messages[d.RolloutMessage] = true
+				if len(d.Revisions) != 2 || d.UpdateRevision != 2 || !d.Revisions[1].Current || d.Revisions[0].Current ||
+					strings.Join(d.Revisions[1].Images, ",") != "nginx:1.26" || strings.Join(d.Revisions[0].Images, ",") != "nginx:1.25" {
+					t.Fatalf("update +%ds: revisions %+v", i, d.Revisions)
+				}
+				perNode := map[string]map[int64]bool{}
+				revs := map[int64]bool{}
+				for _, p := range pods {
+					if p.Terminating {
+						continue
+					}
+					revs[p.RevisionNumber] = true
+					if perNode[p.Node] == nil {
+						perNode[p.Node] = map[int64]bool{}
+					}
+					perNode[p.Node][p.RevisionNumber] = true
+				}
+				sawMixed = sawMixed || len(revs) == 2
+				for node, r := range perNode {
+					sawSurge = sawSurge || (node != "" && len(r) == 2)
+				}
+				if d.RolloutDone {
+					break
+				}
+				s.Advance(time.Second)
+			}
+			d, pods := take("rolled out")
+			if got := revisionLine(d); got != "1 nginx:1.25 pods=0; *2 nginx:1.26 pods=2" {
+				t.Errorf("rolled out: revisions %q", got)
+			}
+			if !d.RolloutDone || d.RolloutMessage != `daemon set "web" successfully rolled out` {
+				t.Errorf("rolled out: done %v, message %q", d.RolloutDone, d.RolloutMessage)
+			}
+			if !messages[`Waiting for daemon set "web" rollout to finish: 0 out of 2 new pods have been updated...`] && !messages[`Waiting for daemon set "web" rollout to finish: 1 out of 2 new pods have been updated...`] {
+				t.Errorf("no \"N out of 2 new pods have been updated\" message seen: %v", messages)
+			}
+			if !sawMixed {
+				t.Error("never saw pods of both revisions at once")
+			}
+			if sawSurge != tc.wantSurge {
+				t.Errorf("a node ran pods of both revisions at once: %v, want %v", sawSurge, tc.wantSurge)
+			}
+			for _, p := range pods {
+				if !p.Terminating && p.RevisionNumber != 2 {
+					t.Errorf("rolled out: pod %s on revision %d", p.Name, p.RevisionNumber)
+				}
+			}
+
+			// rollout undo: revision 1 comes back as revision 3 (same hash),
+			// and the pods carrying it are redrawn with the new number
+			if out := s.Run("kubectl rollout undo ds/web"); out.ExitCode != 0 {
+				t.Fatalf("rollout undo: %s%s", out.Stdout, out.Stderr)
+			}
+			s.Advance(2 * time.Minute)
+			d, _ = take("undone")
+			if got := revisionLine(d); got != "2 nginx:1.26 pods=0; *3 nginx:1.25 pods=2" {
+				t.Errorf("undone: revisions %q", got)
+			}
+		})
+	}
+}
+
+// OnDelete: the template change records revision 2 and no pod moves; the
+// message is kubectl's error; a deleted pod comes back on revision 2.
+func TestSnapshotOnDelete(t *testing.T) {
+	const onDelete = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  updateStrategy: {type: OnDelete}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: nginx, image: "IMAGE"}]
+`
+	s := New(Options{})
+	if _, err := s.Apply("web.yaml", strings.ReplaceAll(onDelete, "IMAGE", "nginx:1.25")); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(time.Minute)
+	if _, err := s.Apply("web.yaml", strings.ReplaceAll(onDelete, "IMAGE", "nginx:1.26")); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(time.Minute)
+	d, pods := webView(t, s.Snapshot())
+	if got := revisionLine(d); got != "1 nginx:1.25 pods=2; *2 nginx:1.26 pods=0" {
+		t.Errorf("after the change: revisions %q", got)
+	}
+	if d.Strategy != "OnDelete" || d.MaxUnavailable != "" || d.MaxSurge != "" || !d.RolloutDone ||
+		d.RolloutMessage != "error: rollout status is only available for RollingUpdate strategy type" {
+		t.Errorf("strategy %q maxUnavailable %q maxSurge %q done %v message %q", d.Strategy, d.MaxUnavailable, d.MaxSurge, d.RolloutDone, d.RolloutMessage)
+	}
+	if len(pods) != 2 {
+		t.Fatalf("%d pods", len(pods))
+	}
+	if out := s.Run("kubectl delete pod " + pods[0].Name); out.ExitCode != 0 {
+		t.Fatalf("delete: %s", out.Stderr)
+	}
+	s.Advance(time.Minute)
+	d, pods = webView(t, s.Snapshot())
+	if got := revisionLine(d); got != "1 nginx:1.25 pods=1; *2 nginx:1.26 pods=1" {
+		t.Errorf("after deleting a pod: revisions %q", got)
+	}
+	revs := map[int64]int{}
+	for _, p := range pods {
+		revs[p.RevisionNumber]++
+	}
+	if revs[1] != 1 || revs[2] != 1 {
+		t.Errorf("pods per revision %v, want one on 1 and one on 2", revs)
+	}
+}
+
+func TestRevisionImages(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want []string
+	}{
+		{`{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"nginx:1.25"}],"$patch":"replace"}}}}`, []string{"nginx:1.25"}},
+		{`{"spec":{"template":{"spec":{"initContainers":[{"image":"init:1"}],"containers":[{"image":"a:1"},{"image":"b:2"}]}}}}`, []string{"a:1", "b:2"}},
+		{`{"spec":{"template":{}}}`, []string{}},
+		{`not json`, nil},
+	} {
+		if got := revisionImages(tc.data); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("revisionImages(%s) = %#v, want %#v", tc.data, got, tc.want)
+		}
+	}
+}

@@ -3,85 +3,341 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"syscall/js"
+	"unicode/utf16"
 
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
 // maxConsoleBlocks bounds the kubectl output kept on screen.
 const maxConsoleBlocks = 200
 
-// console is the one-line kubectl box and its output.
+// console is the kubectl console: a one-line input with history, Tab
+// completion, multi-line paste and shell-like continuation lines, over an
+// output log (role=log) of command blocks that can be selected and copied.
+//
+// Each command's output is an .entry holding a .block (a .cmd line "$ ...",
+// then .stdout and .stderr spans in the order kubectl wrote them) and a copy
+// button outside the block, so the block's text is exactly the terminal's.
 type console struct {
 	a       *app
 	in, out js.Value
-	history []string
-	pos     int // index into history while browsing with the arrows
-	blocks  int
+	prompt  js.Value
+	cands   js.Value // the completion candidates under the log
+
+	hist   history
+	blocks int
+
+	watch *consoleWatch // a running kubectl get -w, or nil
+	edit  *consoleEdit  // an open kubectl edit, or nil
+
+	// pending is the start of a command continued on the next line (the
+	// line ended in a backslash, or a quote is still open); the prompt
+	// shows ">" meanwhile.
+	pending string
+
+	// roving is the copy button that is the log's tab stop.
+	roving js.Value
 }
 
 func newConsole(a *app, doc dom.Document) *console {
-	c := &console{a: a, in: byID("kubectl"), out: byID("kout")}
-	a.listen(doc.GetElementByID("kubectl"), "keydown", func(ev dom.Event) {
-		switch ev.Underlying().Get("key").String() {
-		case "Enter":
-			ev.PreventDefault()
-			line := c.in.Get("value").String()
-			c.in.Set("value", "")
-			c.run(line)
-		case "ArrowUp":
-			if c.pos > 0 {
+	c := &console{a: a, in: byID("kubectl"), out: byID("kout"), prompt: byID("kprompt"), cands: byID("kcands")}
+	c.hist.load()
+	c.editBar(doc)
+	in := doc.GetElementByID("kubectl")
+	a.listen(in, "keydown", c.keydown)
+	a.listen(in, "paste", c.paste)
+	a.listen(in, "input", func(dom.Event) { c.showCandidates(nil, "") })
+	// Delegated listeners for every block's copy button: a click copies,
+	// ↑ ↓ move the focus to the previous or next block's button.
+	a.listen(doc.GetElementByID("kout"), "click", func(ev dom.Event) {
+		b := ev.Underlying().Get("target").Call("closest", "button.copy")
+		if !b.IsNull() {
+			c.copyBlock(b)
+		}
+	})
+	a.listen(doc.GetElementByID("kout"), "keydown", func(ev dom.Event) {
+		key := ev.Underlying().Get("key").String()
+		t := ev.Underlying().Get("target")
+		if (key != "ArrowUp" && key != "ArrowDown") || !t.Get("classList").Call("contains", "copy").Bool() {
+			return
+		}
+		sib := "previousElementSibling"
+		if key == "ArrowDown" {
+			sib = "nextElementSibling"
+		}
+		for e := t.Get("parentElement").Get(sib); !e.IsNull(); e = e.Get(sib) {
+			if b := e.Call("querySelector", ":scope > button.copy"); !b.IsNull() {
 				ev.PreventDefault()
-				c.pos--
-				c.in.Set("value", c.history[c.pos])
-			}
-		case "ArrowDown":
-			if c.pos < len(c.history) {
-				ev.PreventDefault()
-				c.pos++
-				if c.pos == len(c.history) {
-					c.in.Set("value", "")
-				} else {
-					c.in.Set("value", c.history[c.pos])
-				}
+				c.roving.Set("tabIndex", -1)
+				b.Set("tabIndex", 0)
+				c.roving = b
+				b.Call("focus")
+				return
 			}
 		}
 	})
-	c.note("Type a kubectl command and press Enter, e.g. kubectl get pods -o wide\n" +
+	c.note("Type a kubectl command and press Enter, e.g. kubectl get pods -o wide (\"kubectl\" is optional, \"k\" works too).\n" +
+		"Tab completes, ↑ ↓ walk the history, help lists what is simulated.\n" +
 		"The editor's text is the file " + manifestFile + " (kubectl apply -f " + manifestFile + ").\n")
 	return c
 }
 
-// run executes one command line and shows what kubectl would print. The
+// keydown handles the input's keys: Enter runs, Tab completes, the arrows
+// walk the history, Ctrl+L clears, Ctrl+C cancels the line (or stops a
+// watch), Escape hides the candidates.
+func (c *console) keydown(ev dom.Event) {
+	k := ev.Underlying()
+	key := k.Get("key").String()
+	ctrl := k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool()
+	switch {
+	case key == "Enter" && !k.Get("isComposing").Bool():
+		ev.PreventDefault()
+		text := c.in.Get("value").String()
+		c.in.Set("value", "")
+		c.showCandidates(nil, "")
+		c.submit(text + "\n")
+	case key == "Tab" && !k.Get("shiftKey").Bool() && !ctrl && !k.Get("altKey").Bool():
+		// On an empty line Tab moves the focus on (keyboard users leave the
+		// console this way); on text it completes.
+		if c.in.Get("value").String() == "" && c.pending == "" {
+			return
+		}
+		ev.PreventDefault()
+		c.complete()
+	case key == "ArrowUp" && !ctrl:
+		if s, ok := c.hist.prev(c.in.Get("value").String()); ok {
+			ev.PreventDefault()
+			c.setInput(s)
+		}
+	case key == "ArrowDown" && !ctrl:
+		if s, ok := c.hist.next(); ok {
+			ev.PreventDefault()
+			c.setInput(s)
+		}
+	case ctrl && (key == "l" || key == "L") && !k.Get("shiftKey").Bool():
+		ev.PreventDefault()
+		c.clearScreen()
+	case k.Get("ctrlKey").Bool() && (key == "c" || key == "C"):
+		// With a selection, Ctrl+C copies it, as in any page; without, it
+		// stops a running watch or abandons the line, as in a terminal.
+		if c.in.Get("selectionStart").Int() != c.in.Get("selectionEnd").Int() ||
+			global.Call("getSelection").Call("toString").String() != "" {
+			return
+		}
+		ev.PreventDefault()
+		if c.interruptWatch() {
+			return
+		}
+		line := c.in.Get("value").String()
+		if c.pending != "" {
+			line = c.pending + line
+		}
+		c.in.Set("value", "")
+		c.setPending("")
+		c.hist.reset()
+		c.showCandidates(nil, "")
+		c.echoChunks(line+"^C", nil)
+	case key == "Escape":
+		c.showCandidates(nil, "")
+	}
+}
+
+// paste runs pasted lines one after another, as a shell does; a paste
+// without a new line is left to the browser.
+func (c *console) paste(ev dom.Event) {
+	cd := ev.Underlying().Get("clipboardData")
+	if cd.IsUndefined() || cd.IsNull() {
+		return
+	}
+	data := cd.Call("getData", "text/plain").String()
+	if !strings.ContainsAny(data, "\r\n") {
+		return
+	}
+	ev.PreventDefault()
+	before, _, after := c.inputAroundCaret()
+	c.in.Set("value", "")
+	c.showCandidates(nil, "")
+	c.submit(before + data + after + "\n")
+}
+
+// submit runs every complete command in text (after the pending start of a
+// continued command); an unfinished last command becomes the pending one.
+func (c *console) submit(text string) {
+	text = c.pending + text
+	cmds, rest := kubectl.SplitCommands(text)
+	c.setPending(rest)
+	c.hist.reset()
+	for _, line := range cmds {
+		c.run(line)
+	}
+	if len(cmds) == 0 && rest == "" && c.watch == nil {
+		c.echoChunks("", nil) // Enter on an empty line: a new prompt, as a shell shows
+	}
+}
+
+// inputAroundCaret splits the input's text at its selection: the text
+// before it, the selected text and the text after it (selectionStart and
+// selectionEnd count UTF-16 units).
+func (c *console) inputAroundCaret() (before, selected, after string) {
+	v := c.in.Get("value").String()
+	start := byteOffset(v, c.in.Get("selectionStart").Int())
+	end := max(start, byteOffset(v, c.in.Get("selectionEnd").Int()))
+	return v[:start], v[start:end], v[end:]
+}
+
+// byteOffset converts an offset in UTF-16 units into s to bytes.
+func byteOffset(s string, units int) int {
+	n := 0
+	for i, r := range s {
+		if n >= units {
+			return i
+		}
+		n += utf16.RuneLen(r)
+	}
+	return len(s)
+}
+
+// setPending sets the start of a continued command and the prompt that says so.
+func (c *console) setPending(s string) {
+	c.pending = s
+	if s != "" {
+		c.prompt.Set("textContent", ">")
+		c.in.Call("setAttribute", "aria-label", "kubectl command, continued")
+	} else {
+		c.prompt.Set("textContent", "$")
+		c.in.Call("setAttribute", "aria-label", "kubectl command")
+	}
+}
+
+// setInput puts s in the input with the caret at its end.
+func (c *console) setInput(s string) {
+	c.in.Set("value", s)
+	n := utf16Len(s)
+	c.in.Call("setSelectionRange", n, n)
+	c.showCandidates(nil, "")
+}
+
+// run executes one command line and shows what kubectl would print: the
+// console's own commands (clear, help, history) or a kubectl command. The
 // view redraws at once to animate the consequence.
 func (c *console) run(line string) engine.Output {
 	c.a.flushJobs() // an Apply clicked before this command lands first
+	c.stopWatch()   // the next command ends a watch, as in a terminal
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return engine.Output{}
 	}
-	if len(c.history) == 0 || c.history[len(c.history)-1] != line {
-		c.history = append(c.history, line)
-	}
-	c.pos = len(c.history)
-	if line == "clear" {
-		clear(c.out)
-		c.blocks = 0
+	c.hist.add(line)
+	if strings.HasPrefix(line, "#") {
+		// A comment (pasted from a tutorial): shown, nothing runs.
+		c.echoChunks(line, nil)
 		return engine.Output{}
 	}
+	switch line {
+	case "clear":
+		c.clearScreen()
+		return engine.Output{}
+	case "help":
+		out := c.help()
+		c.echoChunks(line, out.Chunks)
+		return out
+	case "history":
+		var b strings.Builder
+		for i, h := range c.hist.items {
+			fmt.Fprintf(&b, "%5d  %s\n", i+1, h)
+		}
+		out := engine.Output{Stdout: b.String(), Chunks: []engine.Chunk{{Text: b.String()}}}
+		c.echoChunks(line, out.Chunks)
+		return out
+	}
 	if strings.Contains(line, manifestFile) {
-		// The editor's text is the file manifest.yaml: keep it current.
-		if n := c.a.ed.ta.Get("textLength").Int(); n <= maxEditorBytes {
-			c.a.sim.Files[manifestFile] = c.a.ed.ta.Get("value").String()
+		// The editor's text is the file manifest.yaml: keep it current
+		// (during a kubectl edit, the text the editor held before).
+		if c.edit != nil {
+			c.a.rec.SetFile(manifestFile, c.edit.saved)
+		} else if n := c.a.ed.ta.Get("textLength").Int(); n <= maxEditorBytes {
+			c.a.rec.SetFile(manifestFile, c.a.ed.ta.Get("value").String())
 		}
 	}
-	out := c.a.sim.Run(line)
-	c.echoChunks(line, out.Chunks)
+	out := c.a.rec.Run(line)
+	b := c.echoChunks(line, out.Chunks)
+	if out.Watch != nil {
+		c.startWatch(out.Watch, b)
+	}
+	if out.Edit != nil && !out.Edit.Done() {
+		c.startEdit(out.Edit, line, b)
+	}
 	c.a.view.render(false)
 	return out
+}
+
+// help is the console's help: its keys and own commands, then kubectl's
+// own help, which lists the commands the engine simulates (read from its
+// command table), then the kubectl commands it does not.
+func (c *console) help() engine.Output {
+	var b strings.Builder
+	b.WriteString("This console runs kubectl against the simulated cluster. \"kubectl\" is optional at the\n" +
+		"start of a line and \"k\" is its alias: \"get pods\", \"k get pods\" and \"kubectl get pods\" are the same.\n\n" +
+		"Keys:\n" +
+		"  Enter          run the line\n" +
+		"  Tab            complete a verb, resource type, name or flag (when several fit: their common\n" +
+		"                 start, and the list under this log)\n" +
+		"  ↑ ↓            walk the history (kept in this browser)\n" +
+		"  Ctrl+L         clear the screen\n" +
+		"  Ctrl+C         abandon the line, or stop a watch\n" +
+		"  \\ at the end   continue the command on the next line\n" +
+		"Pasting several lines runs each of them in order.\n\n" +
+		"Console commands:\n" +
+		"  clear          clear the screen\n" +
+		"  help           this help\n" +
+		"  history        the commands run so far\n\n")
+	out := c.a.rec.Run("kubectl help")
+	b.WriteString(out.Stdout)
+	b.WriteString("\nNot simulated (answered with an error that says so):\n")
+	b.WriteString(wrapWords(kubectl.NotSimulated(), 96, "  "))
+	text := b.String()
+	return engine.Output{Stdout: text, Chunks: []engine.Chunk{{Text: text}}}
+}
+
+// wrapWords joins words with ", " into lines of at most width characters,
+// each starting with indent.
+func wrapWords(words []string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for i, w := range words {
+		if i < len(words)-1 {
+			w += ","
+		}
+		if len(line)+len(w)+1 > width && line != indent {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent
+		}
+		line += w + " "
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	return b.String()
+}
+
+// clearScreen empties the output log (clear, Ctrl+L); the line being typed stays.
+func (c *console) clearScreen() {
+	clear(c.out)
+	c.roving = js.Value{}
+	c.blocks = 0
+	c.showCandidates(nil, "")
+	if c.watch != nil {
+		// Ctrl+L during a watch: as in a terminal, the watch goes on
+		// printing on the cleared screen (in a block without a command line).
+		b := el("div", "block")
+		b.Get("classList").Call("add", "watching")
+		c.watch.block = b
+		c.watch.entry = c.pushItem(b)
+	}
 }
 
 // echo appends a command and its output: stdout, then stderr.
@@ -91,9 +347,17 @@ func (c *console) echo(cmd, stdout, stderr string) {
 
 // echoChunks appends a command and its output in the order kubectl wrote
 // it, as a terminal shows it: stdout as is, stderr in another colour.
-func (c *console) echoChunks(cmd string, chunks []engine.Chunk) {
+func (c *console) echoChunks(cmd string, chunks []engine.Chunk) js.Value {
 	b := el("div", "block")
 	b.Call("appendChild", textEl("span", "cmd", "$ "+cmd+"\n"))
+	c.appendChunks(b, chunks)
+	c.push(b)
+	return b
+}
+
+// appendChunks adds output chunks to a block; the block's text ends on a
+// new line, as the next prompt would.
+func (c *console) appendChunks(b js.Value, chunks []engine.Chunk) {
 	last := len(chunks) - 1 // the last chunk with text
 	for last >= 0 && chunks[last].Text == "" {
 		last--
@@ -107,19 +371,45 @@ func (c *console) echoChunks(cmd string, chunks []engine.Chunk) {
 			cls = "stderr"
 		}
 		text := ch.Text
-		// Each block ends on a new line, as the next prompt would.
 		if i == last && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
 		b.Call("appendChild", textEl("span", cls, text))
 	}
-	c.push(b)
 }
 
 func (c *console) note(s string) { c.push(textEl("div", "note", s)) }
 
-func (c *console) push(b js.Value) {
-	c.out.Call("appendChild", b)
+// push appends a block (wrapped with its copy button) or a note to the
+// log, drops the oldest beyond maxConsoleBlocks, and scrolls to the end.
+func (c *console) push(b js.Value) { c.pushItem(b) }
+
+// pushItem is push returning the log item added (the block's .entry).
+func (c *console) pushItem(b js.Value) js.Value {
+	item := b
+	if b.Get("classList").Call("contains", "block").Bool() {
+		item = el("div", "entry")
+		cp := el("button", "copy")
+		cp.Set("type", "button")
+		// Its label is an icon drawn by CSS, so selecting and copying the
+		// log copies no button text. One copy button is a tab stop (the
+		// newest; ↑ ↓ move between them), so Tab does not walk them all.
+		if c.roving.Truthy() {
+			c.roving.Set("tabIndex", -1)
+		}
+		cp.Set("tabIndex", 0)
+		c.roving = cp
+		cp.Call("setAttribute", "aria-label", "Copy this command and its output")
+		cp.Set("title", "Copy this command and its output")
+		appendAll(item, b, cp)
+	}
+	if c.watch != nil && c.watch.entry.Get("isConnected").Bool() {
+		// The Apply button's output while a watch runs goes above the
+		// watch, which keeps streaming at the bottom of the log.
+		c.out.Call("insertBefore", item, c.watch.entry)
+	} else {
+		c.out.Call("appendChild", item)
+	}
 	c.blocks++
 	for c.blocks > maxConsoleBlocks {
 		first := c.out.Get("firstChild")
@@ -129,5 +419,34 @@ func (c *console) push(b js.Value) {
 		remove(first)
 		c.blocks--
 	}
-	c.out.Set("scrollTop", c.out.Get("scrollHeight"))
+	c.scrollToEnd()
+	return item
+}
+
+func (c *console) scrollToEnd() { c.out.Set("scrollTop", c.out.Get("scrollHeight")) }
+
+// copyBlock copies the text of the block next to a copy button: it selects
+// it (the learner sees what was copied) and copies the selection; where
+// that is refused it falls back to the asynchronous clipboard API.
+func (c *console) copyBlock(btn js.Value) {
+	b := btn.Get("parentElement").Call("querySelector", ".block")
+	if b.IsNull() {
+		return
+	}
+	sel := global.Call("getSelection")
+	r := document.Call("createRange")
+	r.Call("selectNodeContents", b)
+	sel.Call("removeAllRanges")
+	sel.Call("addRange", r)
+	ok := document.Call("execCommand", "copy").Truthy()
+	if !ok {
+		if cb := global.Get("navigator").Get("clipboard"); cb.Truthy() {
+			// A refusal is not an error worth a message: the text stays selected.
+			cb.Call("writeText", b.Get("textContent")).Call("catch", global.Get("Function").Get("prototype"))
+		}
+	}
+	// Restart the "copied" flash (a CSS animation).
+	btn.Get("classList").Call("remove", "copied")
+	_ = btn.Get("offsetWidth")
+	btn.Get("classList").Call("add", "copied")
 }

@@ -133,6 +133,9 @@ func newEditor(a *app, doc dom.Document) *editor {
 	a.listen(doc.GetElementByID("examples"), "change", func(ev dom.Event) {
 		s := sel.Get("value").String()
 		if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(exampleManifests) {
+			if a.kc.editing() {
+				a.kc.finishEdit(true) // an example replaces an open kubectl edit: it ends unsaved
+			}
 			e.setText(exampleManifests[i].Text)
 			e.setResult("", "Example loaded: press Apply (Ctrl/⌘ + Enter) to send it to the cluster.")
 		}

@@ -3,7 +3,9 @@
 // Command wasm is the DaemonSet Playground's browser UI (GOOS=js
 // GOARCH=wasm): a YAML editor, the cluster drawn as node cards with pod
 // chips, a kubectl box, virtual-time controls and the decision log, all over
-// one engine.Simulation.
+// one engine.Simulation, acted on through an engine.Recorder so a timeline
+// can show any earlier step (timeline.go); a compare view runs a template
+// change under RollingUpdate and OnDelete side by side (compare.go).
 //
 // Rules it keeps (see the project's browser notes): one long-lived
 // requestAnimationFrame callback that re-schedules itself; DOM writes batched
@@ -23,7 +25,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
@@ -54,7 +55,11 @@ type job struct {
 }
 
 type app struct {
-	sim *engine.Simulation
+	// rec records every action on the live Simulation (rec.Live()) for the
+	// timeline; the page draws a.shown() (timeline.go).
+	rec *engine.Recorder
+	tl  *timeline
+	cmp *compareView
 
 	playing bool
 	speed   float64
@@ -114,13 +119,15 @@ func (a *app) start() (err error) {
 			global.Get("console").Call("error", string(debug.Stack()))
 		}
 	}()
-	a.sim = engine.New(engine.Options{})
+	a.rec = engine.NewRecorder(engine.Options{})
 	win := dom.GetWindow()
 	doc := win.Document()
 
 	a.view = newView(a)
 	a.ed = newEditor(a, doc)
 	a.kc = newConsole(a, doc)
+	a.tl = newTimeline(a)
+	a.cmp = newCompare(a)
 
 	// time controls
 	a.listen(doc.GetElementByID("play"), "click", func(dom.Event) { a.setPlaying(!a.playing) })
@@ -153,6 +160,9 @@ func (a *app) start() (err error) {
 	a.applyNow()
 	a.setPlaying(!urlParam("paused"))
 	a.view.render(true)
+	if urlParam("compare") {
+		a.cmp.open("")
+	}
 	a.view.still = false // what comes later fades in
 
 	a.frameFn = js.FuncOf(a.frame)
@@ -202,14 +212,17 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 		v := min(want, a.maxStep).Truncate(time.Millisecond)
 		if v > 0 {
 			t0 := nowMs()
-			a.sim.Advance(v)
+			a.advanceBy(v)
 			a.stats.AdvanceMs = nowMs() - t0
 			a.adapt(a.stats.AdvanceMs)
 		}
 		a.showLag(v < want*3/4)
 	}
+	a.kc.pollWatch() // a kubectl get -w prints what changed
 	a.ed.frame()
 	a.view.render(false)
+	a.tl.frame()
+	a.cmp.frame()
 	a.view.sweep()
 	return nil
 }
@@ -239,8 +252,9 @@ func (a *app) showLag(on bool) {
 func (a *app) advance(d time.Duration) {
 	a.flushJobs()
 	t0 := nowMs()
-	a.sim.Advance(d)
+	a.advanceBy(d)
 	a.stats.AdvanceMs = nowMs() - t0
+	a.kc.pollWatch()
 	a.view.render(false)
 }
 
@@ -266,6 +280,13 @@ func (a *app) setPlaying(on bool) {
 // time or a window.dsplay call never overtakes an Apply clicked before it,
 // even in a background tab where no frame comes.
 func (a *app) apply() {
+	if a.tl.blocked() {
+		return
+	}
+	if a.kc.editing() {
+		a.kc.finishEdit(false) // the editor holds a kubectl edit: save it
+		return
+	}
 	text, ok := a.ed.text()
 	if !ok {
 		return
@@ -296,8 +317,8 @@ func (a *app) applyNow() {
 // diagnostic is listed with line:column and its line marked, and the store
 // is untouched.
 func (a *app) applyText(text string) {
-	a.sim.Files[manifestFile] = text
-	rep, err := a.sim.Apply(manifestFile, text)
+	a.rec.SetFile(manifestFile, text)
+	rep, err := a.rec.Apply(manifestFile, text)
 	if err != nil {
 		var me *manifest.Error
 		if errors.As(err, &me) {
@@ -407,7 +428,9 @@ func urlParam(name string) bool {
 //	dsplay.advance(seconds) -> seconds of virtual time since the start, after moving it by seconds and redrawing
 //	dsplay.apply(yaml) -> string     put yaml in the editor and apply it; "" or the error text
 //	dsplay.run(line) -> {stdout, stderr, exitCode}   one kubectl command, echoed in the kubectl box
-//	dsplay.elapsed() -> seconds of virtual time since the start
+//	dsplay.elapsed() -> seconds of virtual time since the start (of the step shown
+//	                                 while the timeline shows the past, of the comparison while
+//	                                 the compare view is open: what the clock shows)
 //	dsplay.pods() -> [{name, node, phase, owner, terminating}]
 //	                                 every pod: node "" when not bound, phase is
 //	                                 status.phase ("Pending", "Running", ...), owner the
@@ -416,12 +439,26 @@ func urlParam(name string) bool {
 //	                                 counts since the start; the last Advance, snapshot and
 //	                                 draw, and the longest frame, in ms of wall time
 //	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n
+//	dsplay.steps() -> [{at, label, input, numDecisions, decisions}]
+//	                                 the timeline's steps (timeline.go): virtual seconds, what
+//	                                 happened, the input's index (-1 = time passing), the first
+//	                                 decisions as "COMPONENT ACTION OBJECT: REASON"
+//	dsplay.seekStep(i) -> "" or the error: show step i (the number of steps = live)
+//	dsplay.live()                    show the live cluster again
+//	dsplay.branch() -> "" or the error: continue from the step shown (the future is dropped)
+//	dsplay.viewing() -> {past, step, at, live, checkpoints, checkpointErr}: what the page shows (seconds)
+//	dsplay.compare(key) -> "" or the error: open the compare view on DaemonSet key
+//	                                 ("namespace/name"; none = the first), with the form's defaults
+//	dsplay.compareState() -> {elapsed, rollingUpdate, onDelete} or null: each side's
+//	                                 {desired, updated, available, done} (engine.ProgressOf)
+//	dsplay.compareExit()             close the compare view
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
 //	dsplay.shutdown()                stop and release every Go callback; window.dsplay goes away
 //
 // URL parameters the page reads (in its query string):
 //
 //	?paused   start with virtual time paused (tests and tutorials; Play starts it)
+//	?compare  open the compare view (RollingUpdate | OnDelete) on the first DaemonSet
 func (a *app) exposeHooks() {
 	o := js.Global().Get("Object").New()
 	o.Set("pause", a.hook("dsplay.pause", func([]js.Value) any { a.setPlaying(false); return nil }))
@@ -430,9 +467,10 @@ func (a *app) exposeHooks() {
 		if len(args) > 0 {
 			a.advance(time.Duration(args[0].Float() * float64(time.Second)))
 		}
-		return a.sim.Elapsed().Seconds()
+		return a.clockElapsed().Seconds()
 	}))
 	o.Set("apply", a.hook("dsplay.apply", func(args []js.Value) any {
+		a.tl.leavePast() // scripts act on the live cluster
 		if len(args) > 0 {
 			a.ed.setText(args[0].String())
 		}
@@ -440,6 +478,7 @@ func (a *app) exposeHooks() {
 		return a.ed.lastError
 	}))
 	o.Set("run", a.hook("dsplay.run", func(args []js.Value) any {
+		a.tl.leavePast()
 		line := ""
 		if len(args) > 0 {
 			line = args[0].String()
@@ -447,11 +486,11 @@ func (a *app) exposeHooks() {
 		out := a.kc.run(line)
 		return map[string]any{"stdout": out.Stdout, "stderr": out.Stderr, "exitCode": out.ExitCode}
 	}))
-	o.Set("elapsed", a.hook("dsplay.elapsed", func([]js.Value) any { return a.sim.Elapsed().Seconds() }))
+	o.Set("elapsed", a.hook("dsplay.elapsed", func([]js.Value) any { return a.clockElapsed().Seconds() }))
 	o.Set("pods", a.hook("dsplay.pods", func([]js.Value) any {
 		a.flushJobs()
 		var out []any
-		for _, p := range a.sim.Cluster.Pods() {
+		for _, p := range a.shown().Cluster.Pods() {
 			owner := ""
 			if r := p.ControllerRef(); r != nil {
 				owner = r.Name
@@ -471,23 +510,23 @@ func (a *app) exposeHooks() {
 		if len(args) < 2 {
 			return "usage: dsplay.addNodes(prefix, n)"
 		}
-		// Straight into the store, then one Settle: AddNode per node would
-		// settle the cluster n times.
+		// One recorded Apply of n Node manifests (they join as kubelets
+		// registering), then one Settle: AddNode per node would settle the
+		// cluster n times, and a write straight into the store would not
+		// be on the timeline.
 		a.flushJobs()
+		a.tl.leavePast()
 		prefix, n := args[0].String(), args[1].Int()
-		c := a.sim.Cluster
-		base := len(c.Nodes())
-		for i := 1; i <= n; i++ {
-			if err := c.CreateNode(c.NewNode(prefix+"-"+strconv.Itoa(i), base+i, cluster.NodeOptions{})); err != nil {
-				return err.Error()
-			}
+		if _, err := a.rec.Apply(prefix+"-nodes.yaml", addNodesYAML(prefix, n)); err != nil {
+			return err.Error()
 		}
-		a.sim.Settle()
 		a.view.render(false)
 		return ""
 	}))
 	o.Set("panicForTest", a.hook("dsplay.panicForTest", func([]js.Value) any { panic("test panic from dsplay.panicForTest") }))
 	o.Set("shutdown", a.hook("dsplay.shutdown", func([]js.Value) any { a.shutdown(); return nil }))
+	a.tl.hooks(o)
+	a.cmp.hooks(o)
 	global.Set("dsplay", o)
 }
 

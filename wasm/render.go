@@ -43,6 +43,12 @@ type view struct {
 	// tile view's search box); closing the panel gives it back.
 	opener js.Value
 
+	// rolloutBox holds one block per DaemonSet (rollout.go); updateRev
+	// maps "namespace/name" to the DaemonSet's update revision.
+	rolloutBox js.Value
+	rollouts   map[string]*rolloutBlock
+	updateRev  map[string]int64
+
 	cards   map[string]*nodeCard
 	order   []string
 	chips   map[string]*podChip
@@ -90,11 +96,14 @@ type nodeCard struct {
 	root, name, status, roles, taints, pods, why js.Value
 	cls, statusKey, rolesKey, taintKey, whyKey   string
 	seen                                         bool
+	surge                                        bool // the pods box has a pair of one DaemonSet's pods
 	still                                        bool // drawn in the first frame: no fade-in
 }
 
 type podChip struct {
 	el, name, status, image, why   js.Value
+	rev                            js.Value // the revision tag ("r2"), rollout.go
+	revKey                         string
 	parent                         string // node name, "" for the not-scheduled area
 	cls, statusText, title, whyKey string
 	seen                           bool
@@ -114,13 +123,14 @@ func newView(a *app) *view {
 		pendingBox:  byID("pending"),
 		pendingPods: byID("pending-pods"),
 		dsRows:      byID("ds-rows"),
+		rolloutBox:  byID("rollout"),
 		log:         byID("log"),
 		panel:       byID("panel"),
 		panelTitle:  byID("panel-title"),
 		panelBody:   byID("panel-body"),
 		panelClose:  byID("panel-close"),
 		opener:      js.Undefined(),
-		sn:          a.sim.NewSnapshotter(),
+		sn:          a.rec.Live().NewSnapshotter(),
 		tools:       byID("node-tools"),
 		summary:     byID("node-summary"),
 		filterInput: byID("node-filter"),
@@ -194,7 +204,7 @@ func (v *view) findNode(q string) string {
 // render draws the clock, and everything else when the store changed since
 // the last frame (or force).
 func (v *view) render(force bool) {
-	sim := v.a.sim
+	sim := v.a.shown()
 	if c := formatElapsed(sim.Elapsed()); c != v.lastClock {
 		v.lastClock = c
 		v.clock.Set("textContent", c)
@@ -213,6 +223,8 @@ func (v *view) render(force bool) {
 			}
 		}
 		v.drawDaemonSets()
+		v.updateRevisions()
+		v.drawRollouts()
 		v.drawNodes()
 		if v.panelNode != "" {
 			v.drawPanel()
@@ -316,9 +328,9 @@ func (v *view) drawNodes() {
 			continue
 		}
 		if c := v.cards[p.Target]; p.Target != "" && c != nil {
-			v.placeChip(p, p.Target, c.pods)
+			v.placeChip(p, p.Target, c.pods, false)
 		} else {
-			v.placeChip(p, "", v.pendingPods)
+			v.placeChip(p, "", v.pendingPods, false)
 			loose++
 		}
 	}
@@ -379,8 +391,27 @@ func (v *view) drawCards() {
 		}
 		c.seen = true
 		c.update(v, n, n.Name == v.panelNode)
+		// A DaemonSet with two pods on the node (a surge pod beside the
+		// old one, or a new pod beside the terminating one): its chips sit
+		// side by side.
+		var pairs map[string]int
 		for _, p := range n.Pods {
-			v.placeChip(p, n.Name, c.pods)
+			if p.Owner != "" {
+				if pairs == nil {
+					pairs = map[string]int{}
+				}
+				pairs[p.Namespace+"/"+p.Owner]++
+			}
+		}
+		surge := false
+		for _, p := range n.Pods {
+			pair := p.Owner != "" && pairs[p.Namespace+"/"+p.Owner] > 1
+			surge = surge || pair
+			v.placeChip(p, n.Name, c.pods, pair)
+		}
+		if surge != c.surge {
+			c.surge = surge
+			c.pods.Get("classList").Call("toggle", "surge", surge)
 		}
 	}
 	for name, c := range v.cards {
@@ -525,6 +556,7 @@ func (v *view) drawTiles() {
 		t.seen = false
 	}
 	var counts [tileStates]int
+	revs := map[tileRev]int{} // tiles per revision shown (rollout.go)
 	added := false
 	for i := range v.snap.Nodes {
 		n := &v.snap.Nodes[i]
@@ -539,6 +571,14 @@ func (v *view) drawTiles() {
 		st, title := tileState(n, pinned[n.Name])
 		counts[st]++
 		cls := "tile t-" + tileNames[st]
+		if rev, old, words := v.tileRevision(n); rev > 0 {
+			cls += " " + revClass(rev)
+			if old {
+				cls += " rv-old"
+			}
+			revs[tileRev{rev, old}]++
+			title = strings.Replace(title, "\n(click", words+"\n(click", 1)
+		}
 		if n.Name == v.panelNode {
 			cls += " selected"
 		}
@@ -581,6 +621,10 @@ func (v *view) drawTiles() {
 	for i, k := range counts {
 		fmt.Fprintf(&key, ",%d:%d", i, k)
 	}
+	revKeys := sortedTileRevs(revs)
+	for _, r := range revKeys {
+		fmt.Fprintf(&key, ",r%d/%v:%d", r.n, r.old, revs[r])
+	}
 	if key.String() == v.summaryKey {
 		return
 	}
@@ -595,6 +639,7 @@ func (v *view) drawTiles() {
 		appendAll(s, el("i", "tile t-"+tileNames[i]), document.Call("createTextNode", fmt.Sprintf("%d %s", k, tileWords[i])))
 		v.summary.Call("appendChild", s)
 	}
+	v.summaryRevisions(revKeys, revs)
 }
 
 // sweep detaches faded chips whose time is up.
@@ -738,7 +783,11 @@ func shortReason(s string) string {
 
 // placeChip creates or updates the chip of pod p and makes sure it sits in
 // parent (the node's pod list, or the not-scheduled area).
-func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
+//
+// Its revision tag and colour (rollout.go) say which revision of its
+// DaemonSet the pod runs; pair puts it beside another pod of the same
+// DaemonSet on the node.
+func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bool) {
 	key := p.UID
 	if key == "" {
 		key = p.Namespace + "/" + p.Name
@@ -756,13 +805,37 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 		}
 		c.el.Get("dataset").Set("pod", p.Name)
 		c.el.Get("dataset").Set("owner", p.Owner)
-		appendAll(c.el, c.name, c.status, c.image, c.why)
+		c.rev = el("span", "rev-tag")
+		appendAll(c.el, c.name, c.rev, c.status, c.image, c.why)
 		v.chips[key] = c
 	}
 	c.seen = true
 	cls := "pod phase-" + phaseClass(p)
 	if c.still {
 		cls += " still"
+	}
+	tag, old := v.podRevision(p)
+	if tag != "" {
+		cls += " has-rev " + revClass(p.RevisionNumber)
+		if old {
+			cls += " rev-old"
+		}
+	}
+	if pair {
+		cls += " pair"
+	}
+	if p.Stall != "" {
+		cls += " stalled"
+	}
+	if rk := tag + strconv.FormatBool(old); rk != c.revKey {
+		c.revKey = rk
+		c.rev.Set("textContent", tag)
+		rc := "rev-tag " + revClass(p.RevisionNumber)
+		if old {
+			rc += " old"
+		}
+		c.rev.Set("className", rc)
+		c.el.Get("dataset").Set("rev", strconv.FormatInt(p.RevisionNumber, 10))
 	}
 	if cls != c.cls {
 		c.cls = cls
@@ -783,7 +856,10 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 		title += "\nowned by DaemonSet " + v.dsLabel(p.Namespace, p.Owner)
 	}
 	if p.Revision != "" {
-		title += "\nrevision " + p.Revision
+		title += fmt.Sprintf("\nrevision %d (controller-revision-hash %s)", p.RevisionNumber, p.Revision)
+		if old {
+			title += fmt.Sprintf(": outdated, the current revision is %d", v.updateRev[p.Namespace+"/"+p.Owner])
+		}
 	}
 	if title != c.title {
 		c.title = title
@@ -801,11 +877,15 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value) {
 
 // podWhy says why a pod is stuck or failed: the scheduler's FailedScheduling
 // message for a pod it cannot place, status.reason and status.message for
-// a Failed pod; "" otherwise.
+// a Failed pod, the kubelet's words for a stalled one (PodView.Stall:
+// ImagePullBackOff, CrashLoopBackOff, ErrImageNeverPull, not Ready);
+// "" otherwise.
 func podWhy(p engine.PodView) string {
 	switch {
 	case p.Unschedulable != "" && p.Node == "":
 		return p.Unschedulable
+	case p.Stall != "" && !p.Terminating:
+		return p.Stall
 	case p.Reason != "" && p.Message != "":
 		return p.Reason + ": " + p.Message
 	default:
@@ -823,7 +903,23 @@ func shortPodWhy(p engine.PodView) string {
 		}
 		return strings.TrimSuffix(s, ".")
 	}
+	if p.Stall != "" && !p.Terminating {
+		return shortStall(p.Stall)
+	}
 	return p.Reason
+}
+
+// shortStall keeps a stall message short enough for a chip: at most 90
+// characters, cut at a word (the title and the node panel show all of it).
+func shortStall(s string) string {
+	if len(s) <= 90 {
+		return s
+	}
+	cut := strings.LastIndex(s[:90], " ")
+	if cut < 40 {
+		cut = 90
+	}
+	return s[:cut] + "…"
 }
 
 // plural renders "1 pod", "2 pods".
@@ -854,7 +950,7 @@ func phaseClass(p engine.PodView) string {
 }
 
 func (v *view) drawDecisions() {
-	sim := v.a.sim
+	sim := v.a.shown()
 	ds := sim.Decisions(v.lastDecision)
 	if len(ds) == 0 {
 		v.lastDecision = sim.Cluster.LastDecisionSeq()

@@ -57,6 +57,11 @@ func AdmitPodPriority(p *api.Pod) error {
 	if p.Spec.Priority != nil && *p.Spec.Priority != priority {
 		return Forbidden("pods", name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, priority))
 	}
+	// Every built-in class (and the no-class default) preempts lower
+	// priority pods; a different policy written in the spec is refused.
+	if pp := p.Spec.PreemptionPolicy; pp != nil && *pp != PreemptLowerPriority {
+		return Forbidden("pods", name, fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *pp, PreemptLowerPriority))
+	}
 	p.Spec.Priority = &priority
 	if p.Spec.PreemptionPolicy == nil {
 		pp := PreemptLowerPriority
@@ -142,9 +147,9 @@ func (c *Cluster) AdmitServiceAccount(p *api.Pod) {
 // token volume (serviceaccount.TokenVolumeSource), as decoded YAML.
 func TokenVolumeSource() map[string]any {
 	return map[string]any{
-		"defaultMode": 420,
+		"defaultMode": int64(420),
 		"sources": []any{
-			map[string]any{"serviceAccountToken": map[string]any{"expirationSeconds": ServiceAccountTokenExpirationSeconds, "path": "token"}},
+			map[string]any{"serviceAccountToken": map[string]any{"expirationSeconds": int64(ServiceAccountTokenExpirationSeconds), "path": "token"}},
 			map[string]any{"configMap": map[string]any{"name": "kube-root-ca.crt", "items": []any{map[string]any{"key": "ca.crt", "path": "ca.crt"}}}},
 			map[string]any{"downwardAPI": map[string]any{"items": []any{map[string]any{
 				"fieldRef": map[string]any{"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}}}},

@@ -11,8 +11,10 @@ import (
 	"container/heap"
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -67,6 +69,11 @@ type Cluster struct {
 	// PlacementVersion); nodeGen changes to nodes only (see NodeVersion).
 	placementGen int64
 	nodeGen      int64
+	// ownerGen counts, per controller UID ("" = pods without one), the
+	// writes to pods that have (before or after the write) that controller
+	// (see OwnerPodVersion); revisionGen the writes to ControllerRevisions.
+	ownerGen    map[string]int64
+	revisionGen int64
 }
 
 type podIndexEntry struct{ node, owner string }
@@ -212,6 +219,17 @@ func (c *Cluster) Nodes() []*api.Node {
 	return append([]*api.Node(nil), c.nodeList...)
 }
 
+// NodesShared is Nodes without the copy: the store's cached listing sorted
+// by name, for callers that scan every node on every pass. The caller must
+// not modify the slice, and must not keep it past the next node write
+// (creating a node may insert into it in place).
+func (c *Cluster) NodesShared() []*api.Node {
+	if c.nodeList == nil {
+		c.Nodes()
+	}
+	return c.nodeList
+}
+
 // NodeCount returns the number of nodes.
 func (c *Cluster) NodeCount() int { return len(c.nodes) }
 
@@ -294,6 +312,33 @@ func (c *Cluster) PodsOwnedBy(uid string) []*api.Pod {
 	return c.podList("o:"+uid, c.podsByOwner[uid])
 }
 
+// PodsOnNodeShared is PodsOnNode without the copy, on the same terms as
+// PodsOwnedByShared: read-only, and unchanged by later writes.
+func (c *Cluster) PodsOnNodeShared(node string) []*api.Pod {
+	// the key is built inline so that a hit allocates nothing
+	l, ok := c.podLists["n:"+node]
+	if !ok {
+		l = sortedPods(c.podsByNode[node])
+		c.podLists["n:"+node] = l
+	}
+	return l
+}
+
+// PodsOwnedByShared is PodsOwnedBy without the copy: it returns the store's
+// cached sorted listing itself, for callers that scan it on every pass (the
+// DaemonSet controller). The caller must not modify the slice. A later pod
+// write does not change it (the store replaces a stale listing, never edits
+// it), so it stays a valid snapshot of the moment it was taken.
+func (c *Cluster) PodsOwnedByShared(uid string) []*api.Pod {
+	// the key is built inline so that a hit allocates nothing
+	l, ok := c.podLists["o:"+uid]
+	if !ok {
+		l = sortedPods(c.podsByOwner[uid])
+		c.podLists["o:"+uid] = l
+	}
+	return l
+}
+
 // podList returns a copy of the cached sorted listing of one index bucket,
 // building it from m when stale.
 func (c *Cluster) podList(bucket string, m map[string]*api.Pod) []*api.Pod {
@@ -310,11 +355,11 @@ func sortedPods(m map[string]*api.Pod) []*api.Pod {
 	for _, p := range m {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
+	slices.SortFunc(out, func(a, b *api.Pod) int {
+		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+			return c
 		}
-		return out[i].Name < out[j].Name
+		return strings.Compare(a.Name, b.Name)
 	})
 	return out
 }
@@ -334,6 +379,15 @@ func (c *Cluster) index(key string, p *api.Pod) {
 	var e podIndexEntry
 	if p != nil {
 		e = podIndexEntry{node: p.Spec.NodeName, owner: ownerUID(p)}
+	}
+	if c.ownerGen == nil {
+		c.ownerGen = map[string]int64{}
+	}
+	if had {
+		c.ownerGen[old.owner]++
+	}
+	if p != nil && (!had || e.owner != old.owner) {
+		c.ownerGen[e.owner]++
 	}
 	// Invalidate the cached listings whose membership or members change.
 	if !had || p == nil || old.node != e.node {
@@ -561,15 +615,18 @@ func (c *Cluster) ControllerRevisions() []*api.ControllerRevision {
 // CreateControllerRevision stores a new revision.
 func (c *Cluster) CreateControllerRevision(r *api.ControllerRevision) error {
 	r.APIVersion, r.Kind = "apps/v1", "ControllerRevision"
+	c.revisionGen++
 	return createIn(c, c.revisions, r, "controllerrevisions.apps")
 }
 
 // UpdateControllerRevision records a change to a stored revision.
 func (c *Cluster) UpdateControllerRevision(r *api.ControllerRevision) error {
+	c.revisionGen++
 	return updateIn(c, c.revisions, r, "controllerrevisions.apps")
 }
 
 // RemoveControllerRevision deletes a revision.
 func (c *Cluster) RemoveControllerRevision(namespace, name string) error {
+	c.revisionGen++
 	return removeFrom(c, c.revisions, namespace, name, "controllerrevisions.apps")
 }

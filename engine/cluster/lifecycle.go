@@ -18,6 +18,17 @@ func (c *Cluster) PlacementVersion() int64 { return c.placementGen }
 // skip the scan while it is unchanged.
 func (c *Cluster) NodeVersion() int64 { return c.nodeGen }
 
+// OwnerPodVersion returns a counter that increases whenever a pod whose
+// controller ownerReference has this UID ("" = pods without a controller),
+// before or after the write, is created, updated or removed (and on nothing
+// else). A controller whose pods did not change may skip re-reading them.
+func (c *Cluster) OwnerPodVersion(uid string) int64 { return c.ownerGen[uid] }
+
+// RevisionVersion returns a counter that increases whenever a
+// ControllerRevision is created, updated or removed (or such a write is
+// attempted).
+func (c *Cluster) RevisionVersion() int64 { return c.revisionGen }
+
 // PodOwnerUIDs returns the controller UIDs that own at least one pod, sorted
 // (the empty UID of pods without a controller is left out). The garbage
 // collector uses it to find pods whose owner is gone without scanning pods.

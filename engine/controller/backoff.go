@@ -63,3 +63,9 @@ func (b *Backoff) until(key string) time.Time {
 
 // Reset forgets the key (the rate limiter's Forget after a sync without errors).
 func (b *Backoff) Reset(key string) { delete(b.entries, key) }
+
+// has reports whether the key has a delay recorded (not yet Reset).
+func (b *Backoff) has(key string) bool {
+	_, ok := b.entries[key]
+	return ok
+}

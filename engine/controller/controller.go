@@ -5,13 +5,26 @@
 // records ControllerRevisions, and writes the status.
 //
 // Differences from upstream, all because the simulated API calls are
-// synchronous and never fail: there are no expectations, no informer
-// caches and no work queue; Sync runs syncDaemonSet for every DaemonSet in
-// namespace/name order on every pass of the simulation loop. As the
-// simulated API calls are observed at once, the expectations upstream checks
-// before rollingUpdate are always satisfied (as with the fake pod control of
-// the upstream unit tests), so rollingUpdate runs right after manage in
-// every sync of a RollingUpdate DaemonSet (update.go).
+// synchronous: there are no informer caches and no work queue; Sync runs
+// syncDaemonSet for every DaemonSet in namespace/name order on every pass
+// of the simulation loop, which covers every enqueue upstream makes (pod,
+// node, ControllerRevision and DaemonSet events) at the same virtual
+// instant.
+//
+// Expectations (controller.ControllerExpectations, set by syncNodes and
+// lowered by the informer's add/delete handlers) are modelled as observed
+// at once: every create and delete is in the store before the next line of
+// the sync runs, exactly as the fakePodControl of the upstream unit tests
+// (pkg/controller/daemon/daemon_controller_test.go) calls CreationObserved
+// and DeletionObserved inside CreatePods and DeletePod. So the expectations
+// upstream checks before manage and before rollingUpdate are always
+// satisfied, rollingUpdate runs right after manage in every sync of a
+// RollingUpdate DaemonSet (update.go), and the sync-by-sync create/delete
+// counts of the upstream tests (k8s-semantics.md §6) come out the same. The
+// parts of the mechanism a learner could see remain: failed creates lower
+// nothing but stop the slow start and requeue the DaemonSet with the work
+// queue's backoff (syncNodes), and the 5-minute expectation timeout never
+// matters because nothing is ever left unobserved.
 package controller
 
 import (
@@ -66,8 +79,9 @@ type DaemonSetsController struct {
 	// node, so that a "skip" decision is recorded when it changes, not on
 	// every pass.
 	lastVerdict map[verdictKey]verdictCode
-	// selectingAll remembers DaemonSets (uid/generation) already warned
-	// about an empty selector or a selector that misses the template.
+	// selectingAll remembers the one-time skip decisions already made per
+	// DaemonSet: an empty selector or a selector that misses the template
+	// (keyed uid/generation), a DaemonSet being deleted (uid/deleting).
 	selectingAll map[string]bool
 	// lastWait is the last "wait" decision of rollingUpdate per DaemonSet
 	// UID, so that a stalled rollout is explained once, not every pass.
@@ -79,6 +93,35 @@ type DaemonSetsController struct {
 	lastRV  int64
 	lastNow time.Time
 	synced  bool
+
+	// verdicts caches, per DaemonSet UID, the NodeShouldRunDaemonPod
+	// answers of the last sync (see cachedVerdicts).
+	verdicts map[string]*verdictCache
+	// Scratch storage reused by every sync (the controller runs on one
+	// goroutine and keeps nothing of it between syncs; it is emptied at the
+	// end of each Sync): the claimed pods, the node -> pods grouping built
+	// over them, and a per-node buffer of running pods.
+	claimBuf   []*api.Pod
+	nodePods   map[string][]*api.Pod
+	runningBuf []*api.Pod
+
+	// quiet holds, per DaemonSet UID, the inputs of its last sync when that
+	// sync wrote nothing, tried no create or delete and depended on no
+	// clock (see syncDaemonSet); attempted and timeSensitive are set during
+	// a sync.
+	quiet                    map[string]syncInputs
+	attempted, timeSensitive bool
+}
+
+// syncInputs fingerprints everything syncDaemonSet reads from the store
+// and from the controller's settings: the DaemonSet object, the pods it
+// controls, the orphans it may adopt, the nodes and the ControllerRevisions
+// (each by the store's change counter), and burstReplicas.
+type syncInputs struct {
+	ds                          *api.DaemonSet
+	dsRV                        string
+	owned, orphans, nodes, revs int64
+	burst                       int
 }
 
 type verdictKey struct{ ds, node string }
@@ -94,6 +137,8 @@ func NewDaemonSetsController(c *cluster.Cluster) *DaemonSetsController {
 		selectingAll:      map[string]bool{},
 		lastWait:          map[string]string{},
 		known:             map[string]bool{},
+		verdicts:          map[string]*verdictCache{},
+		quiet:             map[string]syncInputs{},
 	}
 }
 
@@ -111,11 +156,18 @@ func (dsc *DaemonSetsController) Sync() {
 	dss := c.DaemonSets()
 	dsc.forgetDeleted(dss)
 	if len(dss) > 0 {
-		nodes := c.Nodes()
+		nodes := c.NodesShared()
 		for _, ds := range dss {
 			dsc.syncDaemonSet(ds, nodes)
 		}
 	}
+	// Keep nothing of the scratch storage between syncs (a timeline
+	// checkpoint copies the controller; these would only weigh it down).
+	clear(dsc.claimBuf)
+	dsc.claimBuf = dsc.claimBuf[:0]
+	clear(dsc.nodePods)
+	clear(dsc.runningBuf)
+	dsc.runningBuf = dsc.runningBuf[:0]
 }
 
 // forgetDeleted drops what the controller remembers per DaemonSet (last
@@ -138,6 +190,8 @@ func (dsc *DaemonSetsController) forgetDeleted(dss []*api.DaemonSet) {
 	}
 	for _, uid := range gone {
 		delete(dsc.lastWait, uid)
+		delete(dsc.verdicts, uid)
+		delete(dsc.quiet, uid)
 		dsc.syncErrorBackoff.Reset(uid)
 	}
 	for k := range dsc.lastVerdict {
@@ -154,7 +208,10 @@ func (dsc *DaemonSetsController) forgetDeleted(dss []*api.DaemonSet) {
 
 // Invalidate makes the next Sync run even if nothing changed (benchmarks,
 // and callers that changed state outside the store).
-func (dsc *DaemonSetsController) Invalidate() { dsc.synced = false }
+func (dsc *DaemonSetsController) Invalidate() {
+	dsc.synced = false
+	clear(dsc.quiet)
+}
 
 func dsObject(ds *api.DaemonSet) string { return "DaemonSet/" + ds.Namespace + "/" + ds.Name }
 func podObject(p *api.Pod) string       { return "Pod/" + p.Namespace + "/" + p.Name }
@@ -170,11 +227,40 @@ func (dsc *DaemonSetsController) event(ds *api.DaemonSet, eventType, reason, mes
 	dsc.c.Record("DaemonSet", &ds.ObjectMeta, "", eventType, reason, message, cluster.ComponentDaemonSetController, "")
 }
 
-// syncDaemonSet mirrors upstream syncDaemonSet (§1.1): refuse the empty
+// syncDaemonSet runs one sync of ds (doSync), unless the previous sync of
+// ds was quiet and nothing it reads has changed since.
+//
+// Upstream syncs a DaemonSet whenever an informer event concerns it (its
+// pods, the nodes, its revisions, the DaemonSet itself) and when a requeue
+// it asked for comes due. A sync that wrote nothing, attempted no create or
+// delete and consulted no clock (no minReadySeconds, no failed pod and its
+// backoff, no pending create backoff, no wake-up asked for) is a fixed
+// point: running it again on the same store does the same nothing (every
+// decision it notes is deduplicated), so it is skipped while the store's
+// change counters for those inputs stay the same. This stands in for the
+// informer: no event, no sync.
+func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.Node) {
+	c := dsc.c
+	in := syncInputs{ds: ds, dsRV: ds.ResourceVersion, owned: c.OwnerPodVersion(ds.UID), orphans: c.OwnerPodVersion(""),
+		nodes: c.NodeVersion(), revs: c.RevisionVersion(), burst: dsc.BurstReplicas}
+	if q, ok := dsc.quiet[ds.UID]; ok && q == in {
+		return
+	}
+	delete(dsc.quiet, ds.UID)
+	rv := c.ResourceVersion()
+	dsc.attempted, dsc.timeSensitive = false, ds.Spec.MinReadySeconds > 0
+	wakes := c.PendingWakeups()
+	dsc.doSync(ds, nodes)
+	if c.ResourceVersion() == rv && !dsc.attempted && !dsc.timeSensitive && c.PendingWakeups() == wakes && !dsc.syncErrorBackoff.has(ds.UID) {
+		dsc.quiet[ds.UID] = in
+	}
+}
+
+// doSync mirrors upstream syncDaemonSet (§1.1): refuse the empty
 // selector (SelectingAll), skip a DaemonSet being deleted, construct
 // history, manage pods, roll out a new template (RollingUpdate only), clean
 // up history, and update the status.
-func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.Node) {
+func (dsc *DaemonSetsController) doSync(ds *api.DaemonSet, nodes []*api.Node) {
 	if api.IsEmptyLabelSelector(ds.Spec.Selector) {
 		key := fmt.Sprintf("%s/%d", ds.UID, ds.Generation)
 		if !dsc.selectingAll[key] {
@@ -185,6 +271,12 @@ func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.N
 		return
 	}
 	if ds.DeletionTimestamp != nil {
+		// Upstream returns before touching pods or status; say so once.
+		key := ds.UID + "/deleting"
+		if !dsc.selectingAll[key] {
+			dsc.selectingAll[key] = true
+			dsc.decide(ds, "syncDaemonSet", "", "", "skip", "the DaemonSet is being deleted (deletionTimestamp is set): the controller creates and deletes no pods and leaves its status as it is; the garbage collector removes its pods")
+		}
 		return
 	}
 	sel, err := api.LabelSelectorAsSelector(ds.Spec.Selector)
@@ -208,10 +300,16 @@ func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.N
 	}
 	hash := cur.Labels[api.ControllerRevisionHashLabelKey]
 	plan := newPodPlan(ds)
-	verdicts := plan.evalAll(nodes)
+	verdicts, noted := dsc.cachedVerdicts(ds, plan, nodes)
 
-	nodeToDaemonPods := dsc.getNodesToDaemonPods(ds, sel, false)
-	deleted := dsc.manage(ds, nodes, verdicts, nodeToDaemonPods, hash, plan)
+	// One read serves the whole sync unless a write happens in between:
+	// with the store unchanged, the re-reads upstream makes (rollingUpdate,
+	// and the status of the next sync) return the same pods.
+	allPods := dsc.getNodesToDaemonPods(ds, sel, true)
+	readRV := dsc.c.ResourceVersion()
+	nodeToDaemonPods := withoutDeletedTerminal(allPods)
+	deleted := dsc.manage(ds, nodes, verdicts, !noted, nodeToDaemonPods, hash, plan)
+	dsc.verdicts[ds.UID].noted = true
 
 	// updateDaemonSet: rollingUpdate after manage, only for RollingUpdate
 	// (OnDelete: old pods are replaced only when something else deletes
@@ -219,21 +317,26 @@ func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.N
 	// Upstream also requires satisfied expectations, which they always are
 	// here (see the package comment).
 	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
-		if deleted {
+		if deleted && dsc.c.ResourceVersion() != readRV {
 			// Upstream rollingUpdate re-reads the pods and so sees manage's
 			// deletes. Pods manage just created need no re-read: they are
 			// updated and not yet available, which rollingUpdate treats
 			// exactly like a node without a pod.
-			nodeToDaemonPods = dsc.getNodesToDaemonPods(ds, sel, false)
+			allPods = dsc.getNodesToDaemonPods(ds, sel, true)
+			readRV = dsc.c.ResourceVersion()
+			nodeToDaemonPods = withoutDeletedTerminal(allPods)
 		}
 		dsc.rollingUpdate(ds, nodes, verdicts, nodeToDaemonPods, hash, plan, cur, old)
 	}
 
-	// Re-read after manage, as the next sync (or status update) would see it.
-	nodeToDaemonPods = dsc.getNodesToDaemonPods(ds, sel, true)
-	dsc.cleanupHistory(ds, old, nodeToDaemonPods)
-	dropDeletedTerminal(nodeToDaemonPods)
-	dsc.updateDaemonSetStatus(ds, nodes, verdicts, nodeToDaemonPods, hash)
+	// Re-read after manage, as the next sync (or status update) would see
+	// it; nothing written since the last read means the same pods. (The
+	// empty entries rollingUpdate may have added count as no pod.)
+	if dsc.c.ResourceVersion() != readRV {
+		allPods = dsc.getNodesToDaemonPods(ds, sel, true)
+	}
+	dsc.cleanupHistory(ds, old, allPods)
+	dsc.updateDaemonSetStatus(ds, nodes, verdicts, withoutDeletedTerminal(allPods), hash)
 }
 
 // getNodesToDaemonPods mirrors upstream getNodesToDaemonPods: the pods
@@ -241,9 +344,20 @@ func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.N
 // orphans of its namespace) grouped by target node (GetTargetNodeName).
 // Unless includeDeletedTerminal, terminal pods with a deletionTimestamp are
 // left out.
+//
+// Unlike upstream, which builds a new map from the informer cache on every
+// sync, the result lives in storage the controller reuses (dsc.nodePods and
+// dsc.claimBuf): it is valid until the next call, and the per-node slices
+// of one pod share one array (their capacity is capped, so appending to one
+// copies it). Callers must not keep it past the sync.
 func (dsc *DaemonSetsController) getNodesToDaemonPods(ds *api.DaemonSet, sel api.Selector, includeDeletedTerminal bool) map[string][]*api.Pod {
-	out := map[string][]*api.Pod{}
-	for _, p := range dsc.claimPods(ds, sel) {
+	if dsc.nodePods == nil {
+		dsc.nodePods = map[string][]*api.Pod{}
+	}
+	out := dsc.nodePods
+	clear(out)
+	claimed := dsc.claimPods(ds, sel)
+	for i, p := range claimed {
 		if !includeDeletedTerminal && p.DeletionTimestamp != nil && p.IsTerminal() {
 			continue
 		}
@@ -251,25 +365,47 @@ func (dsc *DaemonSetsController) getNodesToDaemonPods(ds *api.DaemonSet, sel api
 		if err != nil {
 			continue
 		}
-		out[node] = append(out[node], p)
+		if pods, ok := out[node]; ok {
+			out[node] = append(pods, p)
+		} else {
+			out[node] = claimed[i : i+1 : i+1]
+		}
 	}
 	return out
 }
 
-func dropDeletedTerminal(m map[string][]*api.Pod) {
+// withoutDeletedTerminal returns m without the terminal pods that have a
+// deletionTimestamp (nodes left with no pod drop out): m itself when it
+// holds none, which is the common case, else a new map.
+func withoutDeletedTerminal(m map[string][]*api.Pod) map[string][]*api.Pod {
+	found := false
+	for _, pods := range m {
+		for _, p := range pods {
+			if p.DeletionTimestamp != nil && p.IsTerminal() {
+				found = true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		return m
+	}
+	out := make(map[string][]*api.Pod, len(m))
 	for node, pods := range m {
-		kept := pods[:0:0]
+		var kept []*api.Pod
 		for _, p := range pods {
 			if !(p.DeletionTimestamp != nil && p.IsTerminal()) {
 				kept = append(kept, p)
 			}
 		}
-		if len(kept) == 0 {
-			delete(m, node)
-		} else {
-			m[node] = kept
+		if len(kept) > 0 {
+			out[node] = kept
 		}
 	}
+	return out
 }
 
 // claimPods mirrors ControllerRefManager.ClaimPods for a DaemonSet: pods it
@@ -277,11 +413,13 @@ func dropDeletedTerminal(m map[string][]*api.Pod) {
 // released (controller ownerReference removed) when they stop matching;
 // orphans of its namespace whose labels match and that are not being
 // deleted are adopted (ownerReference added). Pods controlled by others are
-// ignored. Uses the store's owner index: linear in the pods involved.
+// ignored. Uses the store's owner index: linear in the pods involved. The
+// result is dsc.claimBuf, valid until the next call.
 func (dsc *DaemonSetsController) claimPods(ds *api.DaemonSet, sel api.Selector) []*api.Pod {
 	c := dsc.c
-	var claimed []*api.Pod
-	for _, p := range c.PodsOwnedBy(ds.UID) {
+	claimed := dsc.claimBuf[:0]
+	defer func() { dsc.claimBuf = claimed }()
+	for _, p := range c.PodsOwnedByShared(ds.UID) {
 		if sel.Matches(p.Labels) {
 			claimed = append(claimed, p)
 			continue
@@ -292,7 +430,7 @@ func (dsc *DaemonSetsController) claimPods(ds *api.DaemonSet, sel api.Selector) 
 				"the pod's labels no longer match the DaemonSet's selector, so the controller releases it (it keeps running as an orphan)")
 		}
 	}
-	for _, p := range c.PodsOwnedBy("") {
+	for _, p := range c.PodsOwnedByShared("") {
 		if p.Namespace != ds.Namespace || p.DeletionTimestamp != nil || !sel.Matches(p.Labels) {
 			continue
 		}
@@ -310,10 +448,16 @@ func (dsc *DaemonSetsController) claimPods(ds *api.DaemonSet, sel api.Selector) 
 // getUnscheduledPodsWithoutNode, then syncNodes. verdicts[i] is the
 // verdict of nodes[i]. It reports whether it deleted (or tried to delete)
 // any pod.
-func (dsc *DaemonSetsController) manage(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string, plan *podPlan) (deleted bool) {
+//
+// noteVerdicts is false when every verdict is the one the previous sync
+// already noted (noteVerdict would record nothing).
+func (dsc *DaemonSetsController) manage(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, noteVerdicts bool, nodeToDaemonPods map[string][]*api.Pod, hash string, plan *podPlan) (deleted bool) {
 	var nodesNeedingDaemonPods []podToCreate
 	var podsToDelete []podToDelete
 	for i, node := range nodes {
+		if noteVerdicts {
+			dsc.noteVerdict(ds, node, plan, verdicts[i])
+		}
 		need, del := dsc.podsShouldBeOnNode(ds, node, verdicts[i], nodeToDaemonPods, hash, plan)
 		if need {
 			nodesNeedingDaemonPods = append(nodesNeedingDaemonPods, podToCreate{node: node.Name})
@@ -348,7 +492,6 @@ type podToCreate struct {
 // a per-node backoff; succeeded pods; all but the oldest of several running
 // pods; every pod when the node must not keep one).
 func (dsc *DaemonSetsController) podsShouldBeOnNode(ds *api.DaemonSet, node *api.Node, v verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string, plan *podPlan) (needsPod bool, toDelete []podToDelete) {
-	dsc.noteVerdict(ds, node, plan, v)
 	daemonPods, exists := nodeToDaemonPods[node.Name]
 	const fn = "podsShouldBeOnNode"
 
@@ -356,7 +499,10 @@ func (dsc *DaemonSetsController) podsShouldBeOnNode(ds *api.DaemonSet, node *api
 	case v.shouldRun && !exists:
 		return true, nil
 	case v.shouldContinue:
-		var running []*api.Pod
+		// running lives in a buffer reused node after node: only the pods
+		// it holds outlive this call (in toDelete), never the slice
+		running := dsc.runningBuf[:0]
+		defer func() { dsc.runningBuf = running[:0] }()
 		now := dsc.c.Now()
 		for _, pod := range daemonPods {
 			if pod.DeletionTimestamp != nil {
@@ -364,9 +510,13 @@ func (dsc *DaemonSetsController) podsShouldBeOnNode(ds *api.DaemonSet, node *api
 			}
 			switch pod.Status.Phase {
 			case api.PodFailed:
+				dsc.timeSensitive = true // the backoff reads the clock
 				key := fmt.Sprintf("%s/%d/%s", ds.UID, ds.Status.ObservedGeneration, node.Name)
 				if dsc.failedPodsBackoff.IsInBackOffSinceUpdate(key, now) {
-					dsc.c.WakeAt(dsc.failedPodsBackoff.until(key))
+					// enqueueDaemonSetAfter(ds, the current delay): counted
+					// from now, not from the backoff's last update (any
+					// other change to the DaemonSet's pods syncs it sooner)
+					dsc.c.WakeAt(now.Add(dsc.failedPodsBackoff.Get(key)))
 					continue
 				}
 				dsc.failedPodsBackoff.Next(key, now)
@@ -502,6 +652,9 @@ func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []pod
 	c := dsc.c
 	createDiff := min(len(nodesNeedingDaemonPods), dsc.BurstReplicas)
 	deleteDiff := min(len(podsToDelete), dsc.BurstReplicas)
+	if createDiff > 0 || deleteDiff > 0 {
+		dsc.attempted = true
+	}
 
 	// A DaemonSet whose last creates were refused waits for its requeue.
 	if createDiff > 0 && dsc.syncErrorBackoff.IsInBackOffSinceUpdate(ds.UID, c.Now()) {
@@ -569,7 +722,7 @@ func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []pod
 // wake-up is queued for when a ready pod becomes available.
 func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string) {
 	now := dsc.c.Now()
-	gen := GetTemplateGeneration(ds)
+	gen := newTemplateGeneration(GetTemplateGeneration(ds))
 	var desired, current, ready, available, updated, misscheduled int32
 	var nextAvailable time.Time
 	for i, node := range nodes {
@@ -596,7 +749,7 @@ func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes 
 				nextAvailable = t
 			}
 		}
-		if IsPodUpdated(pod, hash, gen) {
+		if gen.isPodUpdated(pod, hash) {
 			updated++
 		}
 	}

@@ -602,9 +602,20 @@ func TestDontDoAnythingIfBeingDeleted(t *testing.T) {
 	ds.DeletionTimestamp = &now
 	f.createDS(ds)
 	f.addPods("node-0", simpleDaemonSetLabel, nil, 1)
+	seq := f.c.LastDecisionSeq()
 	f.expectSync(0, 0, 0)
 	if ds.Status.DesiredNumberScheduled != 0 || len(f.c.ControllerRevisions()) != 0 {
 		t.Error("a deleting DaemonSet was synced")
+	}
+	f.expectSync(0, 0, 0)
+	var skips int
+	for _, d := range f.c.Decisions(seq) {
+		if d.Func == "syncDaemonSet" && d.Action == "skip" && strings.Contains(d.Reason, "being deleted") {
+			skips++
+		}
+	}
+	if skips != 1 {
+		t.Errorf("want one syncDaemonSet skip decision for the deleting DaemonSet, got %d", skips)
 	}
 }
 

@@ -259,7 +259,7 @@ func (dsc *DaemonSetsController) constructHistory(ds *api.DaemonSet, sel api.Sel
 		}
 		current = r
 	} else {
-		current = dsc.dedupCurHistories(ds, cur)
+		current = dsc.dedupCurHistories(ds, sel, cur)
 		if current.Revision < next {
 			current.Revision = next
 			_ = c.UpdateControllerRevision(current)
@@ -269,19 +269,42 @@ func (dsc *DaemonSetsController) constructHistory(ds *api.DaemonSet, sel api.Sel
 }
 
 // dedupCurHistories mirrors update.go dedupCurHistories: keep the current
-// revision with the highest revision number, delete the duplicates. (The
-// relabelling of pods carrying a duplicate's hash is not simulated: the
-// simulator never creates duplicates itself.)
-func (dsc *DaemonSetsController) dedupCurHistories(ds *api.DaemonSet, cur []*api.ControllerRevision) *api.ControllerRevision {
+// revision with the highest revision number (the last of equal ones); for
+// each duplicate, first relabel every pod of the DaemonSet whose
+// controller-revision-hash differs from the kept revision's (upstream
+// patches them all, old-revision pods included), then delete the
+// duplicate (IT TestDSCUpdatesPodLabelAfterDedupCurHistories).
+func (dsc *DaemonSetsController) dedupCurHistories(ds *api.DaemonSet, sel api.Selector, cur []*api.ControllerRevision) *api.ControllerRevision {
+	if len(cur) == 1 {
+		return cur[0]
+	}
 	keep := cur[0]
 	for _, r := range cur[1:] {
 		if r.Revision >= keep.Revision {
 			keep = r
 		}
 	}
+	keepHash := keep.Labels[api.ControllerRevisionHashLabelKey]
 	for _, r := range cur {
-		if r != keep {
-			_ = dsc.c.RemoveControllerRevision(r.Namespace, r.Name)
+		if r == keep {
+			continue
+		}
+		for _, p := range dsc.claimPods(ds, sel) {
+			if p.Labels[api.ControllerRevisionHashLabelKey] == keepHash {
+				continue
+			}
+			if p.Labels == nil {
+				p.Labels = map[string]string{}
+			}
+			p.Labels[api.ControllerRevisionHashLabelKey] = keepHash
+			if err := dsc.c.UpdatePod(p); err == nil {
+				dsc.decide(ds, "dedupCurHistories", podObject(p), p.Spec.NodeName, "relabel", fmt.Sprintf(
+					"ControllerRevisions %s and %s hold the same template: the pod is relabelled with the kept one's hash %s", keep.Name, r.Name, keepHash))
+			}
+		}
+		if err := dsc.c.RemoveControllerRevision(r.Namespace, r.Name); err == nil {
+			dsc.decide(ds, "dedupCurHistories", "ControllerRevision/"+r.Namespace+"/"+r.Name, "", "delete",
+				fmt.Sprintf("it duplicates %s (same template, lower revision %d)", keep.Name, r.Revision))
 		}
 	}
 	return keep

@@ -41,6 +41,9 @@ func GetTargetNodeName(pod *api.Pod) (string, error) {
 // (despite the name, the phase plays no part): bound pods first, then older
 // creationTimestamp, then smaller name.
 func podByCreationTimestampAndPhase(pods []*api.Pod) {
+	if len(pods) < 2 {
+		return
+	}
 	sort.SliceStable(pods, func(i, j int) bool { return PodLess(pods[i], pods[j]) })
 }
 
@@ -86,6 +89,28 @@ func IsPodUpdated(pod *api.Pod, hash string, dsTemplateGeneration *int64) bool {
 		if pod.Labels[api.DaemonSetTemplateGenerationKey] == strconv.FormatInt(*dsTemplateGeneration, 10) {
 			return true
 		}
+	}
+	return hash != "" && pod.Labels[api.ControllerRevisionHashLabelKey] == hash
+}
+
+// templateGeneration is a DaemonSet's template generation parsed once per
+// sync, with the label value IsPodUpdated compares against.
+type templateGeneration struct {
+	set   bool
+	label string
+}
+
+func newTemplateGeneration(g *int64) templateGeneration {
+	if g == nil {
+		return templateGeneration{}
+	}
+	return templateGeneration{set: true, label: strconv.FormatInt(*g, 10)}
+}
+
+// isPodUpdated is IsPodUpdated with the generation formatted once.
+func (g templateGeneration) isPodUpdated(pod *api.Pod, hash string) bool {
+	if g.set && pod.Labels[api.DaemonSetTemplateGenerationKey] == g.label {
+		return true
 	}
 	return hash != "" && pod.Labels[api.ControllerRevisionHashLabelKey] == hash
 }

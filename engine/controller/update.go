@@ -77,12 +77,12 @@ func updatedDesiredNodeCounts(ds *api.DaemonSet, nodes []*api.Node, verdicts []v
 // updated pod and one old pod (IsPodUpdated against hash and the template
 // generation gen, parsed once per sync), ignoring terminating pods; ok is
 // false when there are several of either (manage prunes them first).
-func findUpdatedPods(gen *int64, podsOnNode []*api.Pod, hash string) (newPod, oldPod *api.Pod, ok bool) {
+func findUpdatedPods(gen templateGeneration, podsOnNode []*api.Pod, hash string) (newPod, oldPod *api.Pod, ok bool) {
 	for _, pod := range podsOnNode {
 		if pod.DeletionTimestamp != nil {
 			continue
 		}
-		if IsPodUpdated(pod, hash, gen) {
+		if gen.isPodUpdated(pod, hash) {
 			if newPod != nil {
 				return nil, nil, false
 			}
@@ -261,7 +261,7 @@ func (dsc *DaemonSetsController) rollingUpdate(ds *api.DaemonSet, nodes []*api.N
 	}
 	r.revisions[hash] = cur.Revision
 	order := rolloutOrder(nodes, verdicts, nodeToDaemonPods)
-	gen := GetTemplateGeneration(ds)
+	gen := newTemplateGeneration(GetTemplateGeneration(ds))
 	const fn = "rollingUpdate"
 
 	if maxSurge == 0 {

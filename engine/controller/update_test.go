@@ -583,7 +583,7 @@ func TestFindUpdatedPodsOnNode(t *testing.T) {
 		{[]*api.Pod{mk("old", false), mk("old2", false)}, "", "", false},
 	}
 	for i, tc := range cases {
-		n, o, ok := findUpdatedPods(GetTemplateGeneration(ds), tc.pods, "cur")
+		n, o, ok := findUpdatedPods(newTemplateGeneration(GetTemplateGeneration(ds)), tc.pods, "cur")
 		name := func(p *api.Pod) string {
 			if p == nil {
 				return ""

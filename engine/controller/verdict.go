@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -307,4 +308,60 @@ func explainTermFailures(t *api.NodeSelectorTerm, node *api.Node) []string {
 		out = append(out, "the term does not match the node")
 	}
 	return out
+}
+
+// verdictCache is what cachedVerdicts remembers for one DaemonSet: the
+// NodeShouldRunDaemonPod answers for every node of the node list, and the
+// inputs they were computed from.
+type verdictCache struct {
+	// nodeVersion is cluster.NodeVersion at the time: it changes whenever
+	// any node is created, updated (labels, taints, ...) or deleted.
+	nodeVersion int64
+	// The parts of the hypothetical daemon pod NodeShouldRunDaemonPod
+	// reads (newPodPlan), compared by value.
+	nodeName     string
+	nodeSelector map[string]string
+	required     *api.NodeSelector
+	tolerations  []api.Toleration
+	// verdicts[i] is the verdict of the i-th node of the node list.
+	verdicts []verdictCode
+	// noted is set once manage has passed every verdict to noteVerdict.
+	noted bool
+}
+
+// cachedVerdicts returns the verdict of every node (verdicts[i] for
+// nodes[i]) and whether they are exactly the verdicts the previous sync of
+// this DaemonSet already noted (so noteVerdict can be skipped).
+//
+// Upstream evaluates NodeShouldRunDaemonPod for every node on every sync,
+// reading nodes from the informer cache. The answer depends only on the
+// node and on the hypothetical daemon pod, so the controller keeps the last
+// answers per DaemonSet and evaluates again only when a node changed
+// (cluster.NodeVersion moved: any node created, updated or deleted) or the
+// pod's nodeName, nodeSelector, required node affinity or tolerations
+// differ from the ones the answers were computed for. The decisions are
+// the same; only the repeated work goes.
+func (dsc *DaemonSetsController) cachedVerdicts(ds *api.DaemonSet, plan *podPlan, nodes []*api.Node) (verdicts []verdictCode, noted bool) {
+	nv := dsc.c.NodeVersion()
+	vc := dsc.verdicts[ds.UID]
+	if vc != nil && vc.nodeVersion == nv && len(vc.verdicts) == len(nodes) && vc.nodeName == plan.nodeName &&
+		reflect.DeepEqual(vc.nodeSelector, plan.nodeSelector) && reflect.DeepEqual(vc.required, plan.required) &&
+		reflect.DeepEqual(vc.tolerations, plan.tolerations) {
+		return vc.verdicts, vc.noted
+	}
+	if vc == nil {
+		vc = &verdictCache{}
+		dsc.verdicts[ds.UID] = vc
+	}
+	vc.nodeVersion = nv
+	vc.nodeName = plan.nodeName
+	vc.nodeSelector = copyMap(plan.nodeSelector)
+	vc.required = copyNodeSelector(plan.required)
+	vc.tolerations = append([]api.Toleration(nil), plan.tolerations...)
+	vc.verdicts = vc.verdicts[:0]
+	for _, n := range nodes {
+		vc.verdicts = append(vc.verdicts, plan.eval(n))
+	}
+	vc.noted = false
+	return vc.verdicts, false
 }

@@ -21,6 +21,7 @@ func annotateFlags() []*flagDef {
 		dryRunFlag(),
 		stringFlag("output", "o", ""),
 		stringFlag("field-manager", "", "kubectl-annotate"),
+		boolFlag("record", ""),
 		{name: "filename", shorthand: "f", kind: flagStringSlice},
 	}
 }
@@ -44,10 +45,15 @@ func parseAnnotations(args []string) (map[string]string, []string, error) {
 	if len(invalid) > 0 {
 		return nil, nil, &plainError{"invalid annotation format: " + strings.Join(invalid, ", ")}
 	}
+	// validateAnnotations
+	var both []string
 	for _, r := range remove {
 		if _, ok := add[r]; ok {
-			return nil, nil, &plainError{"can not both modify and remove an annotation in the same command"}
+			both = append(both, r)
 		}
+	}
+	if len(both) > 0 {
+		return nil, nil, &plainError{"can not both modify and remove the following annotation(s) in the same command: " + strings.Join(both, ", ")}
 	}
 	return add, remove, nil
 }
@@ -70,28 +76,39 @@ func runAnnotate(inv *invocation) error {
 	if err := checkNameOutput(f); err != nil {
 		return err
 	}
-	if f.Bool("local") || len(f.Strings("filename")) > 0 {
-		return &plainError{"annotate --local and -f are not simulated in the playground"}
-	}
-	all, selStr := f.Bool("all"), f.String("selector")
-	if all && selStr != "" {
-		return &plainError{"cannot set --all and --selector at the same time"}
-	}
-	if len(resources) < 1 {
-		return &plainError{"one or more resources must be specified as <resource> <name> or <resource>/<name>"}
+	sel, err := validateSelection(f, resources)
+	if err != nil {
+		return err
 	}
 	if len(add) < 1 && len(remove) < 1 && !f.Bool("list") {
 		return &plainError{"at least one annotation update is required"}
 	}
-	objs, errs, err := inv.targets(resources, selStr, all, f.Bool("all-namespaces"))
+	ts, one, err := inv.builderTargets(resources, f.Strings("filename"), sel)
 	if err != nil {
 		return err
 	}
+	record, cause := inv.recordFlag()
+	// only a single resource may be locked to a resourceVersion
+	rv := f.String("resource-version")
+	if !one && rv != "" {
+		return &plainError{"--resource-version may only be used with a single resource"}
+	}
 	c := inv.env.Cluster
-	for _, o := range objs {
+	var errs []error
+	for _, t := range ts {
+		if t.err != nil {
+			errs = append(errs, t.err)
+			continue
+		}
+		o := t.o
 		if f.Bool("list") {
+			indent := ""
+			if !one {
+				indent = " "
+				fmt.Fprintf(&inv.out, "Listing annotations for %s.%s/%s:\n", o.rt.kind, o.rt.group, o.meta.Name)
+			}
 			for _, k := range sortedKeys(o.meta.Annotations) {
-				fmt.Fprintf(&inv.out, "%s=%s\n", k, o.meta.Annotations[k])
+				fmt.Fprintf(&inv.out, "%s%s=%s\n", indent, k, o.meta.Annotations[k])
 			}
 			continue
 		}
@@ -101,7 +118,7 @@ func runAnnotate(inv *invocation) error {
 				if k == api.ChangeCauseAnnotation {
 					continue // the change-cause annotation can always be overwritten
 				}
-				if v, ok := o.meta.Annotations[k]; ok && v != add[k] {
+				if v, ok := o.meta.Annotations[k]; ok {
 					found = append(found, fmt.Sprintf("'%s' already has a value (%s)", k, v))
 				}
 			}
@@ -109,6 +126,10 @@ func runAnnotate(inv *invocation) error {
 				errs = append(errs, &plainError{"--overwrite is false but found the following declared annotation(s): " + strings.Join(found, "; ")})
 				continue
 			}
+		}
+		if rv != "" && rv != o.meta.ResourceVersion {
+			errs = append(errs, conflictError(o))
+			continue
 		}
 		if verr := validateKeys(o, "metadata.annotations", add); verr != nil {
 			errs = append(errs, verr)
@@ -118,6 +139,9 @@ func runAnnotate(inv *invocation) error {
 			updated := map[string]string{}
 			for k, v := range o.meta.Annotations {
 				updated[k] = v
+			}
+			if record {
+				updated[api.ChangeCauseAnnotation] = cause
 			}
 			for k, v := range add {
 				updated[k] = v

@@ -153,14 +153,15 @@ func addSourceToErr(verb, source string, err error) error {
 	return &cluster.StatusError{Reason: se.Reason, Message: fmt.Sprintf("error when %s %q: %s", verb, source, se.Message)}
 }
 
-// fileTargets resolves the objects named by -f files (kubectl delete -f).
-func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
+// fileTargets resolves the objects named by -f files (kubectl delete -f,
+// patch -f). verb, when not empty, names the file in NotFound errors as
+// cmdutil.AddSourceToErr does ("deleting"); patch reports them bare.
+func (inv *invocation) fileTargets(files []string, verb string) ([]target, error) {
 	docs, err := inv.readFiles(files)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var objs []object
-	var errs []error
+	var out []target
 	c := inv.env.Cluster
 	for _, d := range docs {
 		var rt *resourceType
@@ -183,13 +184,16 @@ func (inv *invocation) fileTargets(files []string) ([]object, []error, error) {
 		}
 		o, err := getObject(c, rt, ns, d.Name)
 		if err != nil {
-			errs = append(errs, addSourceToErr("deleting", d.File(), err))
+			if verb != "" {
+				err = addSourceToErr(verb, d.File(), err)
+			}
+			out = append(out, target{err: err})
 			continue
 		}
 		o.source = d.File()
-		objs = append(objs, o)
+		out = append(out, target{o: o})
 	}
-	return objs, errs, nil
+	return out, nil
 }
 
 // warningNoLastAppliedConfigAnnotation is kubectl apply's warning for an

@@ -26,6 +26,10 @@ type invocation struct {
 	// append to chunks, which keeps their relative order.
 	out, errOut stream
 	chunks      []Chunk
+
+	// watch is set by `get -w` (see Watch); edit by `edit` (see EditSession).
+	watch *Watch
+	edit  *EditSession
 }
 
 // command is one kubectl subcommand the playground simulates.
@@ -54,6 +58,10 @@ func init() {
 			short: "Update the labels on a resource", flags: labelFlags, run: runLabel},
 		{name: "annotate", use: "annotate [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]",
 			short: "Update the annotations on a resource", flags: annotateFlags, run: runAnnotate},
+		{name: "edit", use: "edit (RESOURCE/NAME | -f FILENAME)",
+			short: "Edit a resource on the server", flags: editFlags, run: runEdit},
+		{name: "patch", use: "patch (-f FILENAME | TYPE NAME) [-p PATCH|--patch-file FILE]",
+			short: "Update fields of a resource", flags: patchFlags, run: runPatch},
 		{name: "delete", use: "delete ([-f FILENAME] | [-k DIRECTORY] | TYPE [(NAME | -l label | --all)])",
 			short: "Delete resources by file names, stdin, resources and names, or by resources and label selector", flags: deleteFlags, run: runDelete},
 		{name: "apply", use: "apply (-f FILENAME | -k DIRECTORY)",
@@ -70,12 +78,16 @@ func init() {
 			short: "Drain node in preparation for maintenance", flags: drainFlags, run: runDrain},
 		{name: "events", use: "events [(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file] [--for TYPE/NAME] [--watch] [--types=Normal,Warning]",
 			short: "List events", flags: eventsFlags, run: runEvents},
+		{name: "set", use: "set SUBCOMMAND",
+			short: "Set specific features on objects", flags: setFlags, run: runSet},
 		{name: "rollout", use: "rollout SUBCOMMAND",
 			short: "Manage the rollout of a resource", flags: rolloutFlags, run: runRollout},
 		{name: "version", use: "version",
 			short: "Print the client and server version information", flags: versionFlags, run: runVersion},
 		{name: "api-resources", use: "api-resources",
 			short: "Print the supported API resources on the server", flags: apiResourcesFlags, run: runAPIResources},
+		{name: "explain", use: "explain TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [--output=plaintext|plaintext-openapiv2]",
+			short: "Get documentation for a resource", flags: explainFlags, run: runExplain},
 		{name: "api-versions", use: "api-versions",
 			short: "Print the supported API versions on the server, in the form of \"group/version\"", flags: apiVersionsFlags, run: runAPIVersions},
 	}
@@ -85,9 +97,9 @@ func init() {
 // honestly instead of faking a result.
 var notSimulated = []string{
 	"alpha", "attach", "auth", "autoscale", "certificate", "cluster-info",
-	"completion", "config", "cp", "debug", "diff", "edit", "exec",
-	"explain", "expose", "kustomize", "logs", "options", "patch", "plugin", "port-forward",
-	"proxy", "run", "scale", "set", "top", "wait",
+	"completion", "config", "cp", "debug", "diff", "exec",
+	"expose", "kustomize", "logs", "options", "plugin", "port-forward",
+	"proxy", "run", "scale", "top", "wait",
 }
 
 // createSubcommands are kubectl create's generators, not simulated.
@@ -131,7 +143,8 @@ func run(env *Env, args []string) Result {
 		inv.errOut.WriteString(checkErr(err))
 		exit = 1
 	}
-	return Result{Stdout: inv.out.String(), Stderr: inv.errOut.String(), Chunks: inv.chunks, ExitCode: exit}
+	return Result{Stdout: inv.out.String(), Stderr: inv.errOut.String(), Chunks: inv.chunks, ExitCode: exit,
+		Watch: inv.watch, Edit: inv.edit}
 }
 
 func dispatch(inv *invocation, args []string) error {

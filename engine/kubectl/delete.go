@@ -99,41 +99,29 @@ func runDelete(inv *invocation) error {
 		if len(inv.args) > 0 {
 			return &plainError{"Unexpected args: " + fmt.Sprint(inv.args)}
 		}
-		targets, errs, err = inv.fileTargets(files)
+		ts, err := inv.fileTargets(files, "deleting")
 		if err != nil {
 			return err
 		}
+		targets, errs = splitTargets(ts)
 	} else {
 		if len(inv.args) == 0 {
 			return &plainError{"You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'"}
 		}
-		targets, errs, err = inv.targets(inv.args, selStr, all, f.Bool("all-namespaces"))
+		ts, err := inv.targets(inv.args, targetSelector{label: selStr, field: f.String("field-selector"), all: all, allNS: f.Bool("all-namespaces")})
 		if err != nil {
 			return err
 		}
-		if fieldStr := f.String("field-selector"); fieldStr != "" {
-			fsel, err := parseFieldSelector(fieldStr)
-			if err != nil {
-				return err
-			}
-			var kept []object
-			for _, o := range targets {
-				ok, ferr := fsel.matches(o)
-				if ferr != nil {
-					return &cluster.StatusError{Reason: "BadRequest", Message: ferr.Error()}
-				}
-				if ok {
-					kept = append(kept, o)
-				}
-			}
-			targets = kept
-		}
+		targets, errs = splitTargets(ts)
 	}
 	if out := f.String("output"); out != "" && out != "name" {
 		return &plainError{fmt.Sprintf("unexpected -o output mode: %v. We only support '-o name'", out)}
 	}
 	if all && selStr != "" {
 		return &plainError{"cannot set --all and --selector at the same time"}
+	}
+	if all && f.String("field-selector") != "" {
+		return &plainError{"cannot set --all and --field-selector at the same time"}
 	}
 	switch {
 	case grace == 0 && force:
@@ -145,7 +133,13 @@ func runDelete(inv *invocation) error {
 	// already gone is found (DeleteResult counts it) and its NotFound from
 	// the delete call is what --ignore-not-found drops.
 	foundInFiles := 0
-	if f.Bool("ignore-not-found") || all || selStr != "" {
+	// Complete: --all, -l and --field-selector default --ignore-not-found
+	// to true unless it was given
+	ignore := f.Bool("ignore-not-found")
+	if !f.Changed("ignore-not-found") && (all || selStr != "" || f.String("field-selector") != "") {
+		ignore = true
+	}
+	if ignore {
 		var kept []error
 		for _, e := range errs {
 			if !cluster.IsNotFound(e) {

@@ -166,6 +166,8 @@ func describeObject(c *cluster.Cluster, o object, showEvents bool) (string, erro
 		return describeNode(c, x, showEvents), nil
 	case *api.Namespace:
 		return describeNamespace(x), nil
+	case *api.ControllerRevision, *api.Event:
+		return describeGeneric(c, o, showEvents)
 	}
 	return "", &plainError{fmt.Sprintf("describe %s is not simulated in the playground", o.rt.resource)}
 }

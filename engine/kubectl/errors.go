@@ -46,12 +46,25 @@ type invalidError struct {
 	causes     []string // "<field>: <message>"
 }
 
+// An invalidError without kind and name is a 422 that names no object
+// (the PATCH handler's errors.NewInvalid(schema.GroupKind{}, "", ...) or
+// NewGenericServerResponse(422, ...)): checkErr prints "The request is
+// invalid", followed by its causes when it has some.
 func (e *invalidError) Error() string {
+	if e.kind == "" && e.name == "" && len(e.causes) == 0 {
+		return "the server rejected our request due to an error in our request"
+	}
 	return fmt.Sprintf("%s %q is invalid: %s", e.kind, e.name, strings.Join(e.causes, ", "))
 }
 
 func (e *invalidError) render() string {
 	head := fmt.Sprintf("The %s %q is invalid: ", e.kind, e.name)
+	if e.kind == "" && e.name == "" {
+		if len(e.causes) == 0 {
+			return "The request is invalid\n"
+		}
+		head = "The request is invalid: "
+	}
 	var uniq []string
 	seen := map[string]bool{}
 	for _, c := range e.causes {

@@ -36,7 +36,13 @@ type flagSet struct {
 	defs    []*flagDef
 	values  map[string][]string
 	changed map[string]bool
+	// order lists every flag given, by long name with its value as
+	// written, in command-line order (what --record writes down).
+	order []flagValue
 }
+
+// flagValue is one flag as given on the command line.
+type flagValue struct{ name, value string }
 
 func newFlagSet(defs []*flagDef) *flagSet {
 	fs := &flagSet{defs: defs, values: map[string][]string{}, changed: map[string]bool{}}
@@ -98,6 +104,7 @@ func (fs *flagSet) set(d *flagDef, value string) error {
 		fs.values[d.name] = []string{value}
 	}
 	fs.changed[d.name] = true
+	fs.order = append(fs.order, flagValue{d.name, value})
 	return nil
 }
 

@@ -14,6 +14,11 @@ func FuzzParseCommandLine(f *testing.F) {
 			f.Add(l)
 		}
 	}
+	for _, tc := range mutateCases {
+		for _, l := range tc.lines {
+			f.Add(l)
+		}
+	}
 	for _, tc := range round2Cases {
 		for _, l := range tc.lines {
 			f.Add(l)
@@ -24,6 +29,8 @@ func FuzzParseCommandLine(f *testing.F) {
 		`get pods -l '!a,b!=c,d notin (e)'`, `taint nodes --all a-`, `delete pod x --cascade`,
 		`get pods --sort-by={.metadata.name}`, `label nodes -l x y=z`, `get -- --`,
 		"get\x00pods", "get pods -l '(((('", "delete ds -l a=b --cascade=foreground --timeout=1s",
+		`patch ds fluentd -p '{"spec":{"$setElementOrder/x":[1]}}'`, `patch ds fluentd --type json -p '[{"op":"move","from":"/spec","path":"/spec/x"}]'`,
+		`patch ds fluentd -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":[null]}}'`, `patch node node-1 --type merge -p null`,
 	} {
 		f.Add(s)
 	}

@@ -1,8 +1,8 @@
 package kubectl
 
 import (
+	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -20,6 +20,7 @@ func getFlags() []*flagDef {
 		boolFlag("no-headers", ""),
 		boolFlag("watch", "w"),
 		boolFlag("watch-only", ""),
+		boolFlag("output-watch-events", ""),
 		boolFlag("ignore-not-found", ""),
 		stringFlag("sort-by", "", ""),
 		{name: "label-columns", shorthand: "L", kind: flagStringSlice},
@@ -37,28 +38,112 @@ type printOptions struct {
 // outputFormats is kubectl get's list in its "unable to match a printer" error.
 const outputFormats = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
 
-// runGet mirrors kubectl get (pkg/cmd/get/get.go GetOptions.Run) for the
-// human-readable and name printers.
+// getOutput is a parsed -o value: the printer kind and its argument.
+type getOutput struct {
+	// format is "" (table), "wide", "name", "yaml", "json", "jsonpath",
+	// "jsonpath-as-json", "jsonpath-file", "custom-columns" or
+	// "custom-columns-file".
+	format, arg string
+	jsonPath    *jsonPathPrinter
+	columns     []customColumn
+}
+
+// humanReadable mirrors GetOptions.IsHumanReadablePrinter: the server's
+// tables ("" and wide) rather than printGeneric.
+func (o *getOutput) humanReadable() bool { return o.format == "" || o.format == "wide" }
+
+// parseGetOutput mirrors PrintFlags.ToPrinter for get's -o value (and
+// readFile for the -file variants, which read the playground's files).
+// go-template printers are not simulated.
+func parseGetOutput(output string, readFile func(string) (string, error)) (*getOutput, error) {
+	format, arg, hasArg := strings.Cut(output, "=")
+	o := &getOutput{format: format, arg: arg}
+	switch format {
+	case "", "wide", "name", "yaml", "json":
+		if hasArg {
+			break
+		}
+		return o, nil
+	case "jsonpath", "jsonpath-as-json", "jsonpath-file":
+		tmpl := arg
+		if format == "jsonpath-file" && arg != "" {
+			text, err := readFile(arg)
+			if err != nil {
+				return nil, &plainError{fmt.Sprintf("error reading --template %s, %v", arg, err)}
+			}
+			tmpl = text
+		}
+		p, err := newJSONPathPrinter(format, tmpl)
+		if err != nil {
+			return nil, err
+		}
+		o.jsonPath = p
+		return o, nil
+	case "custom-columns", "custom-columns-file":
+		var cols []customColumn
+		var err error
+		if format == "custom-columns" {
+			cols, err = ParseCustomColumns(arg)
+		} else {
+			if arg == "" {
+				return nil, &plainError{"custom-columns-file format specified but no custom columns file given"}
+			}
+			text, rerr := readFile(arg)
+			if rerr != nil {
+				return nil, &plainError{fmt.Sprintf("error reading template %s, %v", arg, rerr)}
+			}
+			cols, err = parseCustomColumnsFile(text)
+		}
+		if err != nil {
+			return nil, &plainError{err.Error()}
+		}
+		o.columns = cols
+		return o, nil
+	case "go-template", "go-template-file", "template", "templatefile":
+		return nil, &plainError{fmt.Sprintf("-o %s is not simulated in the playground (use -o jsonpath=... or -o custom-columns=...)", format)}
+	}
+	return nil, &plainError{fmt.Sprintf("unable to match a printer suitable for the output format %q, allowed formats are: %s", output, outputFormats)}
+}
+
+// readEnvFile reads a playground file (a scenario file, the editor's
+// manifest.yaml) as -o jsonpath-file / custom-columns-file would read a
+// local file.
+func (inv *invocation) readEnvFile(name string) (string, error) {
+	if text, ok := inv.env.Files[name]; ok {
+		return text, nil
+	}
+	return "", fmt.Errorf("open %s: no such file or directory", name)
+}
+
+// getInfo is one group of get's results: a list (possibly empty) or one
+// named object.
+type getInfo struct {
+	rt   *resourceType
+	objs []object
+}
+
+// runGet mirrors kubectl get (pkg/cmd/get/get.go GetOptions.Run): the
+// server-side tables for "" and wide, printGeneric for the other printers,
+// and watch for -w / --watch-only.
 func runGet(inv *invocation) error {
 	f := inv.flags
 	output := f.String("output")
-	switch output {
-	case "", "wide", "name":
-	case "json", "yaml", "jsonpath", "jsonpath-as-json", "jsonpath-file", "go-template", "go-template-file",
-		"template", "templatefile", "custom-columns", "custom-columns-file":
-		return &plainError{fmt.Sprintf("-o %s is not simulated in the playground (it prints tables, -o wide and -o name)", output)}
-	default:
-		if strings.HasPrefix(output, "jsonpath=") || strings.HasPrefix(output, "custom-columns=") ||
-			strings.HasPrefix(output, "go-template=") || strings.HasPrefix(output, "template=") {
-			return &plainError{fmt.Sprintf("-o %s is not simulated in the playground (it prints tables, -o wide and -o name)", strings.SplitN(output, "=", 2)[0])}
-		}
-		return &plainError{fmt.Sprintf("unable to match a printer suitable for the output format %q, allowed formats are: %s", output, outputFormats)}
+	outp, err := parseGetOutput(output, inv.readEnvFile)
+	if err != nil {
+		return err
 	}
-	if f.Bool("watch") || f.Bool("watch-only") {
-		return &plainError{"--watch is not simulated in the playground: run the command again, or watch the cluster view"}
+	if f.Bool("show-labels") && !outp.humanReadable() {
+		return &plainError{fmt.Sprintf("--show-labels option cannot be used with %s printer", output)}
+	}
+	watching := f.Bool("watch") || f.Bool("watch-only")
+	if f.Bool("output-watch-events") && !watching {
+		return &usageError{msg: "--output-watch-events option can only be used with --watch or --watch-only", cmdPath: "kubectl get"}
 	}
 	if len(f.Strings("filename")) > 0 {
 		return &plainError{"get -f is not simulated in the playground"}
+	}
+	if watching && f.String("sort-by") != "" {
+		inv.errOut.WriteString("warning: --watch or --watch-only requested, --sort-by will be ignored\n")
 	}
 	if len(inv.args) == 0 {
 		inv.errOut.WriteString("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\n")
@@ -90,48 +175,41 @@ func runGet(inv *invocation) error {
 	allNS := f.Bool("all-namespaces")
 	c := inv.env.Cluster
 
-	// infos: one group per list (possibly empty) or per named object.
-	type info struct {
-		rt   *resourceType
-		objs []object
-	}
-	var infos []info
+	var infos []getInfo
 	var errs []error
 	for _, ra := range rargs {
 		if len(ra.names) == 0 {
-			var objs []object
-			for _, o := range listObjects(c, ra.rt, inv.namespace, allNS) {
-				if !sel.matches(o.meta.Labels) {
-					continue
-				}
-				ok, ferr := fsel.matches(o)
-				if ferr != nil {
-					return &cluster.StatusError{Reason: "BadRequest", Message: fmt.Sprintf("Unable to find %q that match label selector %q, field selector %q: %v", ra.rt.gvrString(), selStr, fieldStr, ferr)}
-				}
-				if ok {
-					objs = append(objs, o)
-				}
+			objs, err := selectObjects(c, ra.rt, inv.namespace, allNS, sel, fsel, selStr, fieldStr)
+			if err != nil {
+				return err
 			}
-			infos = append(infos, info{ra.rt, objs})
+			infos = append(infos, getInfo{ra.rt, objs})
 			continue
 		}
 		for _, n := range ra.names {
 			o, gerr := getObject(c, ra.rt, inv.namespace, n)
 			if gerr != nil {
-				if !f.Bool("ignore-not-found") {
+				if !f.Bool("ignore-not-found") || !isNotFound(gerr) {
 					errs = append(errs, gerr)
 				}
 				continue
 			}
-			infos = append(infos, info{ra.rt, []object{o}})
+			infos = append(infos, getInfo{ra.rt, []object{o}})
 		}
+	}
+	if watching {
+		return startWatch(inv, outp, rargs, infos, errs, watchQuery{sel: sel, fsel: fsel, allNS: allNS})
+	}
+	if !outp.humanReadable() {
+		singleItemImplied := len(rargs) == 1 && len(rargs[0].names) == 1 && !strings.EqualFold(inv.args[0], "all")
+		return printGeneric(inv, outp, infos, errs, singleItemImplied)
 	}
 	kinds := map[*resourceType]bool{}
 	for _, in := range infos {
 		kinds[in.rt] = true
 	}
 	opts := printOptions{
-		wide:         output == "wide",
+		wide:         outp.format == "wide",
 		withKind:     len(kinds) > 1,
 		showLabels:   f.Bool("show-labels"),
 		noHeaders:    f.Bool("no-headers"),
@@ -150,7 +228,7 @@ func runGet(inv *invocation) error {
 		// table whenever the type changes (as get's RuntimeSorter does).
 		infos = nil
 		for _, o := range all {
-			infos = append(infos, info{o.rt, []object{o}})
+			infos = append(infos, getInfo{o.rt, []object{o}})
 		}
 	}
 
@@ -170,13 +248,6 @@ func runGet(inv *invocation) error {
 	}
 	for _, in := range infos {
 		allNamespaced = allNamespaced && in.rt.namespaced
-		if output == "name" {
-			for _, o := range in.objs {
-				inv.out.WriteString(o.rt.kindString() + "/" + o.meta.Name + "\n")
-				written = true
-			}
-			continue
-		}
 		if in.rt != lastRT {
 			flush()
 			o := opts
@@ -191,7 +262,7 @@ func runGet(inv *invocation) error {
 		}
 	}
 	flush()
-	if !written && !f.Bool("ignore-not-found") && len(errs) == 0 && output != "name" {
+	if !written && !f.Bool("ignore-not-found") && len(errs) == 0 {
 		if allNamespaced {
 			fmt.Fprintf(&inv.errOut, "No resources found in %s namespace.\n", inv.namespace)
 		} else {
@@ -199,6 +270,112 @@ func runGet(inv *invocation) error {
 		}
 	}
 	return visitErr(errs)
+}
+
+// isNotFound reports whether err is the API server's NotFound.
+func isNotFound(err error) bool {
+	var se *cluster.StatusError
+	return errors.As(err, &se) && se.Reason == "NotFound"
+}
+
+// selectObjects lists rt's objects that match the label and field
+// selectors. An unsupported field is the API server's BadRequest.
+func selectObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool, sel selector, fsel fieldSelector, selStr, fieldStr string) ([]object, error) {
+	var objs []object
+	for _, o := range listObjects(c, rt, ns, allNS) {
+		if !sel.matches(o.meta.Labels) {
+			continue
+		}
+		ok, ferr := fsel.matches(o)
+		if ferr != nil {
+			return nil, &cluster.StatusError{Reason: "BadRequest", Message: fmt.Sprintf("Unable to find %q that match label selector %q, field selector %q: %v", rt.gvrString(), selStr, fieldStr, ferr)}
+		}
+		if ok {
+			objs = append(objs, o)
+		}
+	}
+	return objs, nil
+}
+
+// printGeneric mirrors GetOptions.printGeneric: one named object is printed
+// as itself, anything else as a v1 List of the items (an empty List when
+// nothing matched; no "No resources found" line), followed by the errors.
+// --sort-by sorts the list's items (SortingPrinter).
+func printGeneric(inv *invocation, outp *getOutput, infos []getInfo, errs []error, singleItemImplied bool) error {
+	if singleItemImplied && len(errs) > 0 {
+		return errs[0]
+	}
+	var objs []object
+	for _, in := range infos {
+		objs = append(objs, in.objs...)
+	}
+	if len(objs) == 0 && inv.flags.Bool("ignore-not-found") {
+		return visitErr(errs)
+	}
+	if sortBy := inv.flags.String("sort-by"); sortBy != "" && !(singleItemImplied && len(objs) == 1) {
+		if err := sortObjects(objs, sortBy); err != nil {
+			return err
+		}
+	}
+	rendered := make([]map[string]any, 0, len(objs))
+	for _, o := range objs {
+		m, err := RenderObject(o.obj)
+		if err != nil {
+			return err
+		}
+		rendered = append(rendered, m)
+	}
+	var top map[string]any
+	single := singleItemImplied && len(rendered) == 1
+	if single {
+		top = rendered[0]
+	} else {
+		top = listObject(rendered)
+	}
+	text, err := formatGeneric(outp, top, rendered, single, inv.flags.Bool("no-headers"))
+	inv.out.WriteString(text)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return visitErr(errs)
+}
+
+// formatGeneric prints top (an object, or a List of items) with a
+// non-table printer: yaml, json, name, jsonpath and custom-columns.
+func formatGeneric(outp *getOutput, top map[string]any, items []map[string]any, single, noHeaders bool) (string, error) {
+	switch outp.format {
+	case "yaml":
+		return MarshalYAML(top)
+	case "json":
+		return MarshalJSON(top)
+	case "name":
+		var b strings.Builder
+		for _, it := range items {
+			b.WriteString(nameOf(it) + "\n")
+		}
+		return b.String(), nil
+	case "jsonpath", "jsonpath-as-json", "jsonpath-file":
+		return outp.jsonPath.print(top)
+	case "custom-columns", "custom-columns-file":
+		t, err := customColumnsTable(outp.columns, items)
+		if err != nil {
+			return "", err
+		}
+		return t.render(noHeaders), nil
+	}
+	return "", fmt.Errorf("unknown output format %q", outp.format)
+}
+
+// nameOf is the name printer's "<kind>[.<group>]/<name>" for a rendered object.
+func nameOf(m map[string]any) string {
+	kind, _ := m["kind"].(string)
+	apiVersion, _ := m["apiVersion"].(string)
+	name, _ := path(m, "metadata", "name").(string)
+	s := strings.ToLower(kind)
+	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
+		s += "." + g
+	}
+	return s + "/" + name
 }
 
 // tableHeaders are the column names of a type's table (printers.go
@@ -376,56 +553,4 @@ func nodeAddress(n *api.Node, typ string) string {
 		}
 	}
 	return "<none>"
-}
-
-// sortObjects mirrors get's --sort-by for the JSONPath fields the playground
-// knows: names, namespaces, creation and event timestamps, counts.
-func sortObjects(objs []object, path string) error {
-	p := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(path, "{"), "."), "}")
-	p = strings.TrimPrefix(p, ".")
-	key := func(o object) (string, time.Time, int64, bool) {
-		switch p {
-		case "metadata.name":
-			return o.meta.Name, time.Time{}, 0, true
-		case "metadata.namespace":
-			return o.meta.Namespace, time.Time{}, 0, true
-		case "metadata.creationTimestamp":
-			return "", o.meta.CreationTimestamp, 0, true
-		case "lastTimestamp", "firstTimestamp", "count":
-			if e, ok := o.obj.(*api.Event); ok {
-				switch p {
-				case "lastTimestamp":
-					return "", e.LastTimestamp, 0, true
-				case "firstTimestamp":
-					return "", e.FirstTimestamp, 0, true
-				default:
-					return "", time.Time{}, int64(e.Count), true
-				}
-			}
-			return "", time.Time{}, 0, true
-		case "spec.nodeName":
-			if pod, ok := o.obj.(*api.Pod); ok {
-				return pod.Spec.NodeName, time.Time{}, 0, true
-			}
-			return "", time.Time{}, 0, true
-		}
-		return "", time.Time{}, 0, false
-	}
-	if len(objs) > 0 {
-		if _, _, _, ok := key(objs[0]); !ok {
-			return &plainError{fmt.Sprintf("--sort-by=%s is not simulated in the playground (it sorts by .metadata.name, .metadata.namespace, .metadata.creationTimestamp, .spec.nodeName, .lastTimestamp, .firstTimestamp, .count)", path)}
-		}
-	}
-	sort.SliceStable(objs, func(i, j int) bool {
-		si, ti, ni, _ := key(objs[i])
-		sj, tj, nj, _ := key(objs[j])
-		if !ti.Equal(tj) {
-			return ti.Before(tj)
-		}
-		if ni != nj {
-			return ni < nj
-		}
-		return si < sj
-	})
-	return nil
 }

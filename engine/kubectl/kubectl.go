@@ -4,9 +4,13 @@
 // (k8s.io/kubectl pkg/cmd, k8s.io/cli-runtime pkg/printers and the
 // server-side table printers of pkg/printers/internalversion).
 //
-// Simulated commands: get, describe, taint, label, delete, apply, create,
+// Simulated commands: get (tables, -o wide|yaml|json|name|jsonpath|
+// custom-columns, --sort-by, -w: see Watch), describe, edit (see
+// EditSession), patch (strategic merge, JSON merge and JSON patch, applied
+// as the API server applies them), taint, label, annotate, delete, apply, create,
 // replace, cordon, uncordon, drain, rollout (status, history, undo,
-// restart, pause, resume), events, version, api-resources, api-versions
+// restart, pause, resume), set image, explain (from the generated schema in
+// engine/schema), events, version, api-resources, api-versions
 // (only the group/versions the playground serves: apps/v1 and v1), and
 // namespaces (get, create namespace, delete namespace). Other kubectl
 // commands answer `error: "kubectl logs" is not simulated in the
@@ -55,6 +59,13 @@ type Result struct {
 	Stdout, Stderr string
 	Chunks         []Chunk
 	ExitCode       int
+	// Watch is set by a successful `get -w` / `--watch-only`: poll it for
+	// the lines printed as the cluster changes, stop it at the next
+	// command. Nil otherwise.
+	Watch *Watch
+	// Edit is set by `kubectl edit` when the editor opens: show its Text,
+	// then call Finish with the saved text. Nil otherwise.
+	Edit *EditSession
 }
 
 // Run executes one kubectl command given as arguments (a leading "kubectl"

@@ -23,6 +23,7 @@ func labelFlags() []*flagDef {
 		dryRunFlag(),
 		stringFlag("output", "o", ""),
 		stringFlag("field-manager", "", "kubectl-label"),
+		boolFlag("record", ""),
 		{name: "filename", shorthand: "f", kind: flagStringSlice},
 	}
 }
@@ -75,46 +76,87 @@ func parseLabels(spec []string) (map[string]string, []string, error) {
 	return labels, remove, nil
 }
 
+// target is one object a command visits, or the error looking it up
+// (resource.Info with its retrieval error).
+type target struct {
+	o   object
+	err error
+}
+
+// splitTargets separates the objects found from the lookup errors.
+func splitTargets(ts []target) (objs []object, errs []error) {
+	for _, t := range ts {
+		if t.err != nil {
+			errs = append(errs, t.err)
+		} else {
+			objs = append(objs, t.o)
+		}
+	}
+	return objs, errs
+}
+
+// targetSelector is how the resource builder selects objects besides
+// names: -l (LabelSelectorParam), --field-selector (FieldSelectorParam),
+// --all (SelectAllParam) and -A (AllNamespaces).
+type targetSelector struct {
+	label, field string
+	all, allNS   bool
+}
+
+// selects reports whether the selector lists objects (a type without names
+// is then allowed).
+func (s targetSelector) selects() bool { return s.label != "" || s.field != "" || s.all }
+
 // targets resolves "TYPE NAME...", "TYPE/NAME ...", "TYPE -l sel", "TYPE
-// --all" to objects (the resource builder's ResourceTypeOrNameArgs), with
-// NotFound errors for missing names.
-func (inv *invocation) targets(args []string, selStr string, all, allNS bool) ([]object, []error, error) {
+// --field-selector f", "TYPE --all" to objects (the resource builder's
+// ResourceTypeOrNameArgs), in the order the builder's visitor meets them,
+// each name with its NotFound error when it is missing (ContinueOnError:
+// the other names are still visited). err is an error that stops the
+// command before any visit; a field the server cannot select on is its
+// BadRequest.
+func (inv *invocation) targets(args []string, ts targetSelector) ([]target, error) {
 	rargs, err := parseResourceArgs(args)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	sel, err := parseSelector(selStr)
+	sel, err := parseSelector(ts.label)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	fsel, err := parseFieldSelector(ts.field)
+	if err != nil {
+		return nil, err
 	}
 	c := inv.env.Cluster
-	var objs []object
-	var errs []error
+	var out []target
 	for _, ra := range rargs {
 		if len(ra.names) == 0 {
-			if selStr == "" && !all {
-				return nil, nil, &plainError{"resource(s) were provided, but no name was specified"}
+			if !ts.selects() {
+				return nil, &plainError{"resource(s) were provided, but no name was specified"}
 			}
-			for _, o := range listObjects(c, ra.rt, inv.namespace, allNS) {
-				if sel.matches(o.meta.Labels) {
-					objs = append(objs, o)
+			for _, o := range listObjects(c, ra.rt, inv.namespace, ts.allNS) {
+				if !sel.matches(o.meta.Labels) {
+					continue
+				}
+				ok, ferr := fsel.matches(o)
+				if ferr != nil {
+					return nil, &cluster.StatusError{Reason: "BadRequest", Message: ferr.Error()}
+				}
+				if ok {
+					out = append(out, target{o: o})
 				}
 			}
 			continue
 		}
-		if selStr != "" {
-			return nil, nil, &plainError{"name cannot be provided when a selector is specified"}
+		if ts.label != "" || ts.field != "" {
+			return nil, &plainError{"name cannot be provided when a selector is specified"}
 		}
 		for _, n := range ra.names {
 			o, err := getObject(c, ra.rt, inv.namespace, n)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			objs = append(objs, o)
+			out = append(out, target{o: o, err: err})
 		}
 	}
-	return objs, errs, nil
+	return out, nil
 }
 
 // runLabel mirrors kubectl label (pkg/cmd/label LabelOptions.RunLabel) for
@@ -139,33 +181,36 @@ func runLabel(inv *invocation) error {
 	if err := checkNameOutput(f); err != nil {
 		return err
 	}
-	if f.Bool("local") || len(f.Strings("filename")) > 0 {
-		return &plainError{"label --local and -f are not simulated in the playground"}
-	}
-	all, selStr := f.Bool("all"), f.String("selector")
-	if all && selStr != "" {
-		return &plainError{"cannot set --all and --selector at the same time"}
-	}
-	if len(resources) < 1 {
-		return &plainError{"one or more resources must be specified as <resource> <name> or <resource>/<name>"}
+	sel, err := validateSelection(f, resources)
+	if err != nil {
+		return err
 	}
 	if len(newLabels) < 1 && len(remove) < 1 && !f.Bool("list") {
 		return &plainError{"at least one label update is required"}
 	}
-	objs, errs, err := inv.targets(resources, selStr, all, f.Bool("all-namespaces"))
+	ts, one, err := inv.builderTargets(resources, f.Strings("filename"), sel)
 	if err != nil {
 		return err
 	}
-	if len(objs) == 1 && len(errs) == 0 && f.String("resource-version") != "" && f.String("resource-version") != objs[0].meta.ResourceVersion {
-		return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", objs[0].rt.groupResource(), objs[0].meta.Name)}
+	record, cause := inv.recordFlag()
+	// only a single resource may be locked to a resourceVersion
+	rv := f.String("resource-version")
+	if !one && rv != "" {
+		return &plainError{"--resource-version may only be used with a single resource"}
 	}
 	c := inv.env.Cluster
 	overwrite := f.Bool("overwrite")
-	for _, o := range objs {
+	var errs []error
+	for _, t := range ts {
+		if t.err != nil {
+			errs = append(errs, t.err)
+			continue
+		}
+		o := t.o
 		if f.Bool("list") {
 			keys := sortedKeys(o.meta.Labels)
 			indent := ""
-			if len(objs) > 1 {
+			if !one {
 				indent = " "
 				fmt.Fprintf(&inv.out, "Listing labels for %s.%s/%s:\n", o.rt.kind, o.rt.group, o.meta.Name)
 			}
@@ -174,7 +219,7 @@ func runLabel(inv *invocation) error {
 			}
 			continue
 		}
-		if dry == "" {
+		if dry != "client" {
 			for _, r := range remove {
 				if _, ok := o.meta.Labels[r]; !ok {
 					fmt.Fprintf(&inv.out, "label %q not found.\n", r)
@@ -203,14 +248,23 @@ func runLabel(inv *invocation) error {
 		for _, r := range remove {
 			delete(updated, r)
 		}
+		if rv != "" && rv != o.meta.ResourceVersion {
+			errs = append(errs, conflictError(o))
+			continue
+		}
 		// The API server validates the new label keys (ValidateLabels).
 		if verr := validateKeys(o, "metadata.labels", newLabels); verr != nil {
 			errs = append(errs, verr)
 			continue
 		}
-		msg := updateDataChangeMsg(o.meta.Labels, updated, overwrite)
+		ann := o.meta.Annotations
+		if record && dry != "client" {
+			ann = withChangeCause(ann, cause)
+		}
+		msg := updateDataChangeMsg(o.meta.Labels, updated, o.meta.Annotations, ann, overwrite)
 		if dry == "" && msg != "not labeled" {
 			o.meta.Labels = updated
+			o.meta.Annotations = ann
 			if err := updateObject(c, o); err != nil {
 				errs = append(errs, err)
 				continue
@@ -226,6 +280,57 @@ func runLabel(inv *invocation) error {
 		nameOutput(inv, o.rt, o.meta.Name, msg+dryRunSuffix(dry))
 	}
 	return visitErr(errs)
+}
+
+// validateSelection mirrors the Validate checks label and annotate share:
+// --all excludes -l and --field-selector, --local is not simulated, and
+// resources come from arguments or -f files.
+func validateSelection(f *flagSet, resources []string) (targetSelector, error) {
+	ts := targetSelector{label: f.String("selector"), field: f.String("field-selector"), all: f.Bool("all"), allNS: f.Bool("all-namespaces")}
+	if ts.all && ts.label != "" {
+		return ts, &plainError{"cannot set --all and --selector at the same time"}
+	}
+	if ts.all && ts.field != "" {
+		return ts, &plainError{"cannot set --all and --field-selector at the same time"}
+	}
+	if f.Bool("local") {
+		return ts, &plainError{"--local is not simulated in the playground (the objects are read from the simulated cluster)"}
+	}
+	if len(resources) < 1 && len(f.Strings("filename")) == 0 {
+		return ts, &plainError{"one or more resources must be specified as <resource> <name> or <resource>/<name>"}
+	}
+	return ts, nil
+}
+
+// builderTargets is label's and annotate's resource builder: the objects
+// named in -f files (looked up in the store, Latest()) or by the resource
+// arguments and selectors, and IntoSingleItemImplied's answer: true for
+// exactly one "TYPE NAME" or "TYPE/NAME", or one file naming one object.
+func (inv *invocation) builderTargets(resources, files []string, sel targetSelector) ([]target, bool, error) {
+	if len(files) > 0 {
+		if len(resources) > 0 {
+			// resource.Builder visitByPaths
+			return nil, false, &plainError{"when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well"}
+		}
+		ts, err := inv.fileTargets(files, "")
+		return ts, len(files) == 1 && len(ts) == 1, err
+	}
+	ts, err := inv.targets(resources, sel)
+	if err != nil {
+		return nil, false, err
+	}
+	one := false
+	if !sel.selects() {
+		rargs, err := parseResourceArgs(resources)
+		one = err == nil && len(rargs) == 1 && len(rargs[0].names) == 1
+	}
+	return ts, one, nil
+}
+
+// conflictError is the API server's answer to a write whose
+// resourceVersion precondition does not hold (409 Conflict).
+func conflictError(o object) error {
+	return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", o.rt.groupResource(), o.meta.Name)}
 }
 
 // validateKeys mirrors the API server's validation of the keys being set
@@ -244,19 +349,26 @@ func validateKeys(o object, field string, m map[string]string) error {
 	return nil
 }
 
-// updateDataChangeMsg mirrors kubectl label's updateDataChangeMsg:
-// "not labeled" when nothing changed, "unlabeled" when the object got
-// smaller without --overwrite, else "labeled".
-func updateDataChangeMsg(old, updated map[string]string, overwrite bool) string {
-	// Compare the "labels" member of the object's JSON: absent when nil.
-	enc := func(m map[string]string) string {
-		if m == nil {
-			return ""
+// updateDataChangeMsg mirrors kubectl label's updateDataChangeMsg, which
+// compares the object's JSON before and after: "not labeled" when nothing
+// changed, "unlabeled" when it got shorter without --overwrite, else
+// "labeled". Only labels and annotations (--record) change here, so their
+// members of the JSON are compared (absent when nil).
+func updateDataChangeMsg(oldLabels, newLabels, oldAnn, newAnn map[string]string, overwrite bool) string {
+	enc := func(labels, ann map[string]string) string {
+		s := ""
+		for _, m := range []struct {
+			name string
+			v    map[string]string
+		}{{"annotations", ann}, {"labels", labels}} {
+			if m.v != nil {
+				b, _ := json.Marshal(m.v)
+				s += `"` + m.name + `":` + string(b)
+			}
 		}
-		b, _ := json.Marshal(m)
-		return `"labels":` + string(b)
+		return s
 	}
-	ob, nb := enc(old), enc(updated)
+	ob, nb := enc(oldLabels, oldAnn), enc(newLabels, newAnn)
 	if ob == nb {
 		return "not labeled"
 	}
@@ -299,4 +411,39 @@ func decisionObject(o object) string {
 		return strings.ToLower(o.rt.kind) + "/" + o.meta.Namespace + "/" + o.meta.Name
 	}
 	return strings.ToLower(o.rt.kind) + "/" + o.meta.Name
+}
+
+// recordFlag mirrors genericclioptions.RecordFlags: --record (deprecated;
+// pflag prints the deprecation when the flag is given) asks for the
+// command line to be recorded in the kubernetes.io/change-cause
+// annotation. cause is parseCommandArguments' text: "kubectl", the
+// positional arguments, then every flag given as --name=value in
+// command-line order.
+func (inv *invocation) recordFlag() (record bool, cause string) {
+	f := inv.flags
+	if f.Changed("record") {
+		inv.errOut.WriteString("Flag --record has been deprecated, --record will be removed in the future\n")
+	}
+	if !f.Bool("record") {
+		return false, ""
+	}
+	cause = "kubectl " + inv.cmd.name
+	if len(inv.args) > 0 {
+		cause += " " + strings.Join(inv.args, " ")
+	}
+	for _, fv := range f.order {
+		cause += " --" + fv.name + "=" + fv.value
+	}
+	return true, cause
+}
+
+// withChangeCause returns a copy of annotations with the change-cause
+// annotation set (ChangeCauseRecorder.Record).
+func withChangeCause(annotations map[string]string, cause string) map[string]string {
+	out := map[string]string{}
+	for k, v := range annotations {
+		out[k] = v
+	}
+	out[api.ChangeCauseAnnotation] = cause
+	return out
 }

@@ -163,12 +163,36 @@ func daemonSetStatus(ds *api.DaemonSet) (string, bool, error) {
 	return "Waiting for daemon set spec update to be observed...\n", false, nil
 }
 
-// maxRolloutWait bounds a rollout status watch without --timeout.
-const maxRolloutWait = 30 * time.Minute
+// DaemonSetRolloutStatus is kubectl rollout status's verdict on ds, for
+// the page's progress bar (DaemonSetStatusViewer.Status,
+// k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go): the line it
+// prints, with its trailing newline ("Waiting for daemon set \"x\" rollout
+// to finish: 2 out of 5 new pods have been updated...\n"), and whether the
+// rollout is done. For a strategy other than RollingUpdate err is
+// "rollout status is only available for RollingUpdate strategy type" and
+// done is true.
+func DaemonSetRolloutStatus(ds *api.DaemonSet) (msg string, done bool, err error) {
+	return daemonSetStatus(ds)
+}
 
-// rolloutStatus mirrors kubectl rollout status: print the status, and with
-// --watch (the default) print it again on every change of the DaemonSet
-// while virtual time advances, until it is rolled out.
+// Bounds of a rollout status watch without --timeout (kubectl would wait
+// for ever; a playground command must return): the watch gives up, with
+// kubectl's timeout error, after MaxRolloutWait of virtual time, or sooner
+// once the DaemonSet's status has not changed for RolloutStuckAfter (an
+// image that cannot be pulled, a crash loop, a probe that never passes, a
+// NotReady node eating the budget: nothing moves any more). A note on
+// standard error says which bound ended the watch.
+const (
+	MaxRolloutWait    = 30 * time.Minute
+	RolloutStuckAfter = 10 * time.Minute
+)
+
+// rolloutStatus mirrors kubectl rollout status (pkg/cmd/rollout/rollout_status.go):
+// print the status (DaemonSetStatusViewer.Status), and with --watch (the
+// default) print it again on every change of the DaemonSet while virtual
+// time advances in one-second steps, until it is rolled out; --timeout
+// expiry is `error: timed out waiting for the condition` (the watch's
+// wait.ErrWaitTimeout), and so is reaching one of the bounds above.
 func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
 	c := inv.env.Cluster
 	watch := inv.flags.Bool("watch")
@@ -176,6 +200,8 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
 	start := c.Now()
 	uid := ds.UID
 	lastRV := ""
+	var lastStatus api.DaemonSetStatus
+	lastChange := start
 	for {
 		cur := c.DaemonSet(ds.Namespace, ds.Name)
 		if cur == nil || cur.UID != uid {
@@ -192,13 +218,26 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
 				return nil
 			}
 		}
+		if !statusEqual(cur.Status, lastStatus) || cur.Generation != cur.Status.ObservedGeneration {
+			lastStatus, lastChange = cur.Status, c.Now()
+		}
 		elapsed := c.Now().Sub(start)
 		if timeout > 0 && elapsed >= timeout {
 			return &plainError{"timed out waiting for the condition"}
 		}
-		if inv.env.Advance == nil || (timeout == 0 && elapsed >= maxRolloutWait) {
-			fmt.Fprintf(&inv.errOut, "note: the playground stopped watching after %s of virtual time (kubectl would keep waiting)\n", elapsed)
+		if inv.env.Advance == nil {
+			fmt.Fprintf(&inv.errOut, "note: the playground cannot wait here (kubectl would keep watching)\n")
 			return nil
+		}
+		if timeout == 0 {
+			if stuck := c.Now().Sub(lastChange); stuck >= RolloutStuckAfter {
+				fmt.Fprintf(&inv.errOut, "note: the playground stopped watching: the rollout has not moved for %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", stuck)
+				return &plainError{"timed out waiting for the condition"}
+			}
+			if elapsed >= MaxRolloutWait {
+				fmt.Fprintf(&inv.errOut, "note: the playground stopped watching after %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", elapsed)
+				return &plainError{"timed out waiting for the condition"}
+			}
 		}
 		step := time.Second
 		if timeout > 0 && timeout-elapsed < step {
@@ -206,6 +245,13 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
 		}
 		inv.env.Advance(step)
 	}
+}
+
+// statusEqual compares the counts rollout status and the stuck bound look at.
+func statusEqual(a, b api.DaemonSetStatus) bool {
+	return a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.CurrentNumberScheduled == b.CurrentNumberScheduled &&
+		a.UpdatedNumberScheduled == b.UpdatedNumberScheduled && a.NumberAvailable == b.NumberAvailable &&
+		a.NumberReady == b.NumberReady && a.NumberMisscheduled == b.NumberMisscheduled && a.ObservedGeneration == b.ObservedGeneration
 }
 
 // controlledRevisions mirrors controlledHistories: the ControllerRevisions

@@ -24,7 +24,18 @@ type PodGC struct {
 	c *cluster.Cluster
 	// missing holds, per vanished node name, when the GC first saw it missing.
 	missing map[string]time.Time
+	// outOfService caches the not-Ready nodes tainted
+	// node.kubernetes.io/out-of-service, as of NodeVersion oosVersion
+	// (oosOK: computed once), so a quiet cluster is not rescanned.
+	outOfService []string
+	oosVersion   int64
+	oosOK        bool
 }
+
+// TaintNodeOutOfService is the taint an administrator puts on a node that
+// is shut down for good (core/v1 TaintNodeOutOfService, non-graceful node
+// shutdown): pods stuck terminating there are force-deleted by the pod GC.
+const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 
 // PodGCQuarantine is how long a vanished node's pods are kept before the pod
 // GC deletes them (podgc quarantineTime, 40 s).
@@ -33,9 +44,11 @@ const PodGCQuarantine = 40 * time.Second
 // NewPodGC returns the pod GC.
 func NewPodGC(c *cluster.Cluster) *PodGC { return &PodGC{c: c, missing: map[string]time.Time{}} }
 
-// Sync quarantines newly vanished nodes and deletes the pods bound to nodes
-// whose quarantine is over. It writes only when it deletes.
+// Sync runs gcTerminating, then quarantines newly vanished nodes and
+// deletes the pods bound to nodes whose quarantine is over (gcOrphaned). It
+// writes only when it deletes.
 func (g *PodGC) Sync() {
+	g.gcTerminating()
 	c := g.c
 	now := c.Now()
 	seen := map[string]bool{}
@@ -73,6 +86,46 @@ func (g *PodGC) Sync() {
 	for name := range g.missing {
 		if !seen[name] {
 			delete(g.missing, name)
+		}
+	}
+}
+
+// gcTerminating mirrors the pod GC's gcTerminating: a terminating pod on a
+// node that is not Ready and carries the node.kubernetes.io/out-of-service
+// taint (any effect) is marked Failed and force-deleted
+// (markFailedAndDeletePod, no condition): no kubelet is left to finish its
+// termination. Upstream runs every 20 s (gcCheckPeriod); the simulation acts
+// on the next pass.
+func (g *PodGC) gcTerminating() {
+	c := g.c
+	if v := c.NodeVersion(); !g.oosOK || v != g.oosVersion {
+		g.outOfService, g.oosVersion, g.oosOK = g.outOfService[:0], v, true
+		for _, n := range c.Nodes() {
+			ready := n.Condition(api.NodeReady)
+			if ready != nil && ready.Status == api.ConditionTrue {
+				continue
+			}
+			for _, t := range n.Spec.Taints {
+				if t.Key == TaintNodeOutOfService {
+					g.outOfService = append(g.outOfService, n.Name)
+					break
+				}
+			}
+		}
+	}
+	for _, name := range g.outOfService {
+		for _, p := range c.PodsOnNode(name) {
+			if p.DeletionTimestamp == nil {
+				continue
+			}
+			if !p.IsTerminal() {
+				p.Status.Phase = api.PodFailed
+				_ = c.UpdatePod(p)
+			}
+			if err := c.RemovePod(p.Namespace, p.Name); err == nil {
+				c.Decide(cluster.Decision{Component: ComponentPodGC, Func: "gcTerminating", Object: podObject(p), Node: name,
+					Action: "delete", Reason: fmt.Sprintf("the pod is terminating on node %s, which is not Ready and is tainted %s: marked Failed and force-deleted", name, TaintNodeOutOfService)})
+			}
 		}
 	}
 }

@@ -26,6 +26,9 @@ import (
 // Kubelets are the simulated kubelets of every node. Create them with New.
 type Kubelets struct {
 	c *cluster.Cluster
+	// Registry is the simulated image registry the kubelets pull from
+	// (registry.go); open unless a scenario declares its content.
+	Registry *Registry
 	// down holds the nodes whose kubelet stopped, with the virtual time it stopped.
 	down map[string]time.Time
 	// timelines holds the planned start of each accepted pod, by UID.
@@ -44,6 +47,14 @@ type Kubelets struct {
 	// lastIP is the last pod address handed out on each node (host-local
 	// IPAM's last_reserved_ip), by node name.
 	lastIP map[string]uint32 // node -> last address handed out
+	// probers holds the readiness workers of running pods whose readiness
+	// may still change, by UID (prober.go); overrides the probe results
+	// forced by SetProbeResult, by UID.
+	probers   map[string]*podProber
+	overrides map[string]probeOverride
+	// crashers holds the restart state of pods with a crashing container,
+	// by UID (crash.go).
+	crashers map[string]*crashLoop
 
 	lastRV  int64
 	lastNow time.Time
@@ -54,24 +65,40 @@ type Kubelets struct {
 type timeline struct {
 	accepted time.Time
 	// pulls are the containers whose image is pulled, with when the pull ends.
-	pulls    []pull
-	started  time.Time
-	ready    time.Time
-	pulled   bool // the Pulled events were recorded
-	running  bool
-	isReady  bool
-	nodeName string
+	pulls   []pull
+	started time.Time
+	ready   time.Time
+	pulled  bool // the Pulled events were recorded
+	// neverPull: a container's image is absent and its imagePullPolicy is
+	// Never (ErrImageNeverPull): the pod never starts.
+	neverPull bool
+	// pullFailed: some pull failed at least once, so the containers start
+	// a moment after the last successful pull rather than as planned.
+	pullFailed bool
+	running    bool
+	isReady    bool
+	nodeName   string
 }
 
 type pull struct {
 	container, image string
 	done             time.Time
 	took             time.Duration
+	// A failed pull (registry.go): failed until the next attempt starts;
+	// backoff and lastUpdate are the image back-off entry (10 s doubling up
+	// to 300 s); nextSync is the pod worker's next sync of the pod; err is
+	// the pull error.
+	failed     bool
+	backoff    time.Duration
+	lastUpdate time.Time
+	nextSync   time.Time
+	err        string
 }
 
 // New returns the kubelets of the cluster c.
 func New(c *cluster.Cluster) *Kubelets {
-	return &Kubelets{c: c, down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}, lastIP: map[string]uint32{}, agents: map[string]*nodeAgent{}}
+	return &Kubelets{c: c, Registry: NewRegistry(), down: map[string]time.Time{}, timelines: map[string]*timeline{}, stopping: map[string]time.Time{}, lastIP: map[string]uint32{}, agents: map[string]*nodeAgent{},
+		probers: map[string]*podProber{}, overrides: map[string]probeOverride{}, crashers: map[string]*crashLoop{}}
 }
 
 // Stop makes the node's kubelet stop working and posting status (a failed
@@ -216,10 +243,14 @@ func pullPolicy(c *api.Container) string {
 	return api.DefaultPullPolicy(c.Image)
 }
 
+// nodeHasImage reports whether the node's image list (status.images)
+// holds the image, references compared normalized (nginx:1.23 is
+// docker.io/library/nginx:1.23).
 func nodeHasImage(n *api.Node, image string) bool {
+	want := NormalizeImage(image)
 	for _, im := range n.Status.Images {
 		for _, name := range im.Names {
-			if name == image {
+			if name == image || NormalizeImage(name) == want {
 				return true
 			}
 		}
@@ -248,7 +279,7 @@ func (k *Kubelets) Sync() {
 		if n == nil || !k.Running(name) {
 			continue
 		}
-		for _, p := range podsInAdmissionOrder(c.PodsOnNode(name)) {
+		for _, p := range podsInAdmissionOrder(c.PodsOnNodeShared(name)) {
 			k.syncPod(n, p)
 		}
 	}
@@ -363,7 +394,7 @@ func (k *Kubelets) forget() {
 			delete(k.timelines, uid)
 		}
 	}
-	if len(k.stopping) > 0 && len(k.stopping)*4 > k.c.PodCount()+16 {
+	if held := len(k.stopping) + len(k.probers) + len(k.overrides) + len(k.crashers); held > 0 && held*4 > k.c.PodCount()+16 {
 		alive := map[string]bool{}
 		for _, p := range k.c.Pods() {
 			alive[p.UID] = true
@@ -371,6 +402,21 @@ func (k *Kubelets) forget() {
 		for uid := range k.stopping {
 			if !alive[uid] {
 				delete(k.stopping, uid)
+			}
+		}
+		for uid := range k.probers {
+			if !alive[uid] {
+				delete(k.probers, uid)
+			}
+		}
+		for uid := range k.overrides {
+			if !alive[uid] {
+				delete(k.overrides, uid)
+			}
+		}
+		for uid := range k.crashers {
+			if !alive[uid] {
+				delete(k.crashers, uid)
 			}
 		}
 	}
@@ -398,6 +444,9 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 	}
 	if p.IsTerminal() {
 		delete(k.timelines, p.UID)
+		delete(k.probers, p.UID)
+		delete(k.overrides, p.UID)
+		delete(k.crashers, p.UID)
 		return
 	}
 	t := k.timelines[p.UID]
@@ -416,17 +465,29 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 		}
 		t = k.admit(n, p)
 	} else if t == nil {
+		if k.crashers[p.UID] != nil {
+			k.crash(n, p)
+			return
+		}
+		if k.probers[p.UID] != nil {
+			k.probe(n, p)
+			return
+		}
 		if p.IsReady() {
 			return // running and ready: nothing left to do
 		}
 		t = k.replan(n, p)
 	}
 	k.advance(n, p, t)
+	k.crash(n, p)
+	k.probe(n, p)
 }
 
 // podsInAdmissionOrder returns pods unchanged unless some are waiting for
-// admission; then it sorts them by creationTimestamp (then name), as
-// HandlePodAdditions admits new pods oldest first (sort.Sort(sliceutils.PodsByCreationTime)).
+// admission; then it returns a sorted copy, by creationTimestamp (then
+// name), as HandlePodAdditions admits new pods oldest first
+// (sort.Sort(sliceutils.PodsByCreationTime)). pods itself (the store's
+// shared listing) is never modified.
 func podsInAdmissionOrder(pods []*api.Pod) []*api.Pod {
 	waiting := 0
 	for _, p := range pods {
@@ -437,6 +498,7 @@ func podsInAdmissionOrder(pods []*api.Pod) []*api.Pod {
 	if waiting == 0 || len(pods) < 2 {
 		return pods
 	}
+	pods = append([]*api.Pod(nil), pods...)
 	sort.SliceStable(pods, func(i, j int) bool {
 		if !pods[i].CreationTimestamp.Equal(pods[j].CreationTimestamp) {
 			return pods[i].CreationTimestamp.Before(pods[j].CreationTimestamp)
@@ -460,7 +522,9 @@ const (
 // used by lifecycle.generalFilter).
 const ErrReasonTaintNotMatch = "node(s) had taints that the pod didn't tolerate"
 
-// canAdmitPod mirrors Kubelet.canAdmitPod with the predicate admit handler
+// canAdmitPod mirrors Kubelet.canAdmitPod with the eviction manager's admit
+// handler first (evictionAdmit: pressure conditions refuse non-critical
+// pods, reason Evicted), then the predicate admit handler
 // (predicateAdmitHandler.Admit, lifecycle.generalFilter): the pod is checked
 // against the node as the scheduler would (scheduler.AdmissionCheck:
 // resources against allocatable minus the requests of the pods already
@@ -480,7 +544,9 @@ func (k *Kubelets) canAdmitPod(n *api.Node, p *api.Pod) bool {
 	}
 	var reason, msg string
 	results := scheduler.AdmissionCheck(p, n, others)
-	if len(results) > 0 {
+	if reason, msg = evictionAdmit(n, p); reason != "" {
+		// the eviction manager's admit handler runs first
+	} else if len(results) > 0 {
 		r := results[0]
 		if ir := r.InsufficientResource; ir != nil {
 			switch ir.ResourceName {
@@ -526,15 +592,30 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	h := hash32(p.Namespace + "/" + p.Name)
 	t := &timeline{accepted: now, nodeName: n.Name}
 	latest := now
+	never := map[int]string{}
 	for i, c := range p.Spec.Containers {
 		pol := pullPolicy(&c)
 		present := nodeHasImage(n, c.Image)
 		fp := containerFieldPath(c.Name)
 		switch {
-		case pol == "Never" || (pol == "IfNotPresent" && present):
+		case present && pol != "Always":
 			k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+		case pol == "Never" && k.Registry.Preloaded(c.Image):
+			k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+		case pol == "Never":
+			// imageManager.EnsureImageExists: shouldPullImage is false and
+			// the image is absent; kuberuntime startContainer then records
+			// "Error: ErrImageNeverPull".
+			msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", c.Image)
+			k.event(p, n, fp, api.EventTypeWarning, "ErrImageNeverPull", msg)
+			k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ErrImageNeverPull")
+			never[i] = msg
+			t.neverPull = true
 		default:
 			d := pullDelay(h+uint32(i)*7919, present)
+			if !k.Registry.Exists(c.Image) {
+				d = pullDelay(h+uint32(i)*7919, true) // resolving the reference fails fast
+			}
 			t.pulls = append(t.pulls, pull{container: c.Name, image: c.Image, done: now.Add(d), took: d})
 			latest = maxTime(latest, now.Add(d))
 			k.event(p, n, fp, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
@@ -558,15 +639,21 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	setPodCondition(p, api.PodScheduled, api.ConditionTrue, "", "", now)
 	sortPodConditions(p)
 	st.ContainerStatuses = nil
-	for _, c := range p.Spec.Containers {
+	for i, c := range p.Spec.Containers {
+		w := &api.ContainerStateWaiting{Reason: "ContainerCreating"}
+		if msg, ok := never[i]; ok {
+			w = &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: msg}
+		}
 		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{
 			Name: c.Name, Image: c.Image, Started: api.BoolPtr(false),
-			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}},
+			State: api.ContainerState{Waiting: w},
 		})
 	}
 	_ = k.c.UpdatePod(p)
 	how := "images already present"
-	if len(t.pulls) > 0 {
+	if t.neverPull {
+		how = "an image is absent and its imagePullPolicy is Never (ErrImageNeverPull): the containers cannot start"
+	} else if len(t.pulls) > 0 {
 		how = fmt.Sprintf("pulling %d image(s)", len(t.pulls))
 	}
 	k.decide(p, "SyncPod", "start", fmt.Sprintf("the kubelet on %s accepted the pod: ContainerCreating, %s; containers start at +%s", n.Name, how, t.started.Sub(now)))
@@ -602,15 +689,28 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 	now := k.c.Now()
 	changed := false
 	if !t.pulled {
-		all := true
+		all := !t.neverPull
 		for i := range t.pulls {
 			pl := &t.pulls[i]
+			if pl.container == "" {
+				continue // recorded
+			}
+			if pl.failed {
+				all = false
+				if k.pullBackOff(n, p, pl, now) {
+					changed = true
+				}
+				continue
+			}
 			if pl.done.After(now) {
 				all = false
 				continue
 			}
-			if pl.container == "" {
-				continue // recorded
+			if !k.Registry.Exists(pl.image) {
+				all = false
+				k.pullFailed(n, p, pl)
+				t.pullFailed, changed = true, true
+				continue
 			}
 			size := imageSize(pl.image)
 			k.event(p, n, containerFieldPath(pl.container), api.EventTypeNormal, "Pulled",
@@ -622,6 +722,11 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			pl.container = ""
 		}
 		t.pulled = all
+		if all && t.pullFailed {
+			// The last pull succeeded after failures: start from now.
+			t.started = maxTime(t.started, now.Add(startDelay(hash32(p.Namespace+"/"+p.Name), true)))
+			k.c.WakeAt(t.started)
+		}
 	}
 	if !t.running && t.pulled && !t.started.After(now) {
 		t.running = true
@@ -642,6 +747,22 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
 		}
 		k.decide(p, "SyncPod", "running", "containers started: the pod is Running")
+		if cl := crashingContainers(p, started); cl != nil {
+			// The container exits at once and restarts under back-off
+			// (crash.go); its siblings without readinessProbe are ready,
+			// the pod is not.
+			k.crashers[p.UID] = cl
+			t.isReady = true
+			for i := range p.Status.ContainerStatuses {
+				if i < len(cl.cs) && !cl.cs[i].crashes && p.Spec.Containers[i].ReadinessProbe == nil {
+					p.Status.ContainerStatuses[i].Ready = true
+				}
+			}
+		} else if k.needsProber(p) {
+			// Readiness is the prober's from now on (prober.go).
+			k.probers[p.UID] = k.newProber(p, false)
+			t.isReady = true
+		}
 	}
 	if t.running && !t.isReady && !t.ready.After(now) {
 		t.isReady = true
@@ -683,6 +804,9 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 		}
 		k.stopping[p.UID] = at
 		delete(k.timelines, p.UID)
+		delete(k.probers, p.UID)
+		delete(k.overrides, p.UID)
+		delete(k.crashers, p.UID)
 		for _, cs := range p.Status.ContainerStatuses {
 			if cs.State.Running != nil {
 				k.event(p, n, containerFieldPath(cs.Name), api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", cs.Name))

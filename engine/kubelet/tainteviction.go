@@ -102,7 +102,12 @@ func (te *TaintEviction) Sync() {
 				// processPodOnNode does not look at deletionTimestamp, so a
 				// real cluster shows both the DaemonSet's SuccessfulDelete and
 				// the pod's TaintManagerEviction.
-				delete(te.scheduled, p.UID)
+				// cancelWorkWithEvent, then AddWork(now, now): a pending timed
+				// eviction is cancelled (with its event) before the immediate one.
+				if _, had := te.scheduled[p.UID]; had {
+					delete(te.scheduled, p.UID)
+					te.cancelEvent(p)
+				}
 				te.evict(p, n, fmt.Sprintf("it does not tolerate the NoExecute taint(s) on %s", n.Name))
 				continue
 			}
@@ -113,16 +118,16 @@ func (te *TaintEviction) Sync() {
 			if d < 0 {
 				continue
 			}
-			// processPodOnNode: a new eviction fires at now+d; an existing one
-			// keeps its start and fires at start+d if that is earlier.
+			// processPodOnNode: a new eviction fires at now+d. An existing one
+			// is kept as it is (startTime.Add(minTolerationTime) is before
+			// now+d whenever it was created earlier), so a second taint
+			// tolerated for less time does not bring the eviction forward;
+			// upstream replaces it only when it was created at this very
+			// instant, which the simulation's repeated passes would turn
+			// into spurious "Cancelling deletion" events.
 			ev, exists := te.scheduled[p.UID]
-			switch {
-			case !exists:
+			if !exists {
 				ev = eviction{namespace: p.Namespace, name: p.Name, created: now, at: now.Add(d)}
-				te.scheduled[p.UID] = ev
-				c.WakeAt(ev.at)
-			case ev.created.Add(d).Before(ev.at):
-				ev.at = ev.created.Add(d)
 				te.scheduled[p.UID] = ev
 				c.WakeAt(ev.at)
 			}
@@ -149,12 +154,18 @@ func (te *TaintEviction) Sync() {
 		ev := te.scheduled[uid]
 		delete(te.scheduled, uid)
 		if p := c.Pod(ev.namespace, ev.name); p != nil && p.UID == uid && p.DeletionTimestamp == nil {
-			c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
-				fmt.Sprintf("Cancelling deletion of Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
+			te.cancelEvent(p)
 			c.Decide(cluster.Decision{Component: cluster.ComponentTaintEviction, Func: "processPodOnNode", Object: podObject(p), Node: p.Spec.NodeName,
-				Action: "cancel", Reason: "the NoExecute taint is gone, so the scheduled eviction is cancelled"})
+				Action: "cancel", Reason: "the NoExecute taint is gone (or now tolerated forever), so the scheduled eviction is cancelled"})
 		}
 	}
+}
+
+// cancelEvent mirrors emitCancelPodDeletionEvent: Normal TaintManagerEviction
+// "Cancelling deletion of Pod <ns>/<name>".
+func (te *TaintEviction) cancelEvent(p *api.Pod) {
+	te.c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
+		fmt.Sprintf("Cancelling deletion of Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
 }
 
 // evict mirrors deletePodHandler: the DisruptionTarget condition, the

@@ -194,15 +194,61 @@ func (a *applier) metadata(doc *Document, live, m *api.ObjectMeta, namespaced bo
 func (a *applier) plan(doc *Document) (line string, write func() error, diags []Diagnostic) {
 	switch o := doc.Object.(type) {
 	case *api.DaemonSet:
-		return a.planDaemonSet(doc, deepCopy(o))
+		ds := deepCopy(o)
+		if diags := a.generateName(doc, &ds.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planDaemonSet(doc, ds)
 	case *api.Pod:
-		return a.planPod(doc, deepCopy(o))
+		pod := deepCopy(o)
+		if diags := a.generateName(doc, &pod.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planPod(doc, pod)
 	case *api.Node:
-		return a.planNode(doc, deepCopy(o))
+		node := deepCopy(o)
+		if diags := a.generateName(doc, &node.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planNode(doc, node)
 	case *api.Namespace:
-		return a.planNamespace(doc, deepCopy(o))
+		ns := deepCopy(o)
+		if diags := a.generateName(doc, &ns.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planNamespace(doc, ns)
 	}
 	return "", nil, nil
+}
+
+// generateName handles an object written with metadata.generateName and
+// no name (validation has accepted it: the server names it before it
+// validates). kubectl create sends it and the API server's BeforeCreate
+// names it with names.SimpleNameGenerator (the prefix and five random
+// characters), so m.Name is set here. kubectl apply refuses it before
+// sending anything (apply.go applyOneObject: `error: from web-: cannot use
+// generate name with apply`); kubectl replace has no name to put to
+// (the client's `resource name may not be empty`, wrapped by
+// AddSourceToErr).
+func (a *applier) generateName(doc *Document, m *api.ObjectMeta) []Diagnostic {
+	if m.Name != "" || m.GenerateName == "" {
+		return nil
+	}
+	var msg, hint string
+	switch a.mode {
+	case ModeCreate:
+		m.Name = a.c.GenerateName(m.GenerateName)
+		return nil
+	case ModeApply:
+		msg = fmt.Sprintf("from %s: cannot use generate name with apply", m.GenerateName)
+		hint = "kubectl apply finds the object again by metadata.name: set metadata.name, or use kubectl create to get a generated name"
+	default:
+		msg = fmt.Sprintf("error when replacing %q: resource name may not be empty", doc.file)
+		hint = "kubectl replace needs metadata.name to know which object to replace"
+	}
+	pos := doc.position("metadata.generateName")
+	return []Diagnostic{{File: doc.file, Line: pos.line, Column: pos.col, Field: "metadata.generateName",
+		Message: msg, Hint: hint, kubectl: "error: " + msg}}
 }
 
 // admit mirrors the NamespaceLifecycle admission plugin for the create of a
@@ -361,17 +407,25 @@ func (a *applier) planDaemonSet(doc *Document, ds *api.DaemonSet) (string, func(
 // updateDaemonSet builds the updated DaemonSet from live and the manifest's
 // ds, or the update's validation errors.
 func (a *applier) updateDaemonSet(doc *Document, ds, live *api.DaemonSet) (*api.DaemonSet, bool, []Diagnostic) {
-	// ValidateDaemonSetUpdate: apps/v1 selectors are immutable.
+	// daemonSetStrategy.ValidateUpdate (pkg/registry/apps/daemonset):
+	// apps/v1 selectors are immutable (ValidateImmutableField, rendered
+	// as JSON). The manifest was validated as a create when decoded, so
+	// this is the only update rule left to check.
 	if !semanticEqual(live.Spec.Selector, ds.Spec.Selector) {
 		var l errList
 		l.invalid("spec.selector", ds.Spec.Selector, "field is immutable")
+		l.withHint(fmt.Sprintf("a DaemonSet's selector cannot change: keep the old one, or delete the DaemonSet (kubectl delete ds %s -n %s) and apply again", ds.Name, ds.Namespace))
 		return nil, false, doc.diagnostics(l, "DaemonSet", ds.Name)
 	}
 	upd := deepCopy(live)
 	upd.Spec = ds.Spec
 	upd.Extra = ds.Extra
 	var annotations map[string]string
-	upd.Labels, annotations, _ = a.metadata(doc, &live.ObjectMeta, &ds.ObjectMeta, true)
+	var prev any
+	upd.Labels, annotations, prev = a.metadata(doc, &live.ObjectMeta, &ds.ObjectMeta, true)
+	if a.mode == ModeApply {
+		keepUnappliedDaemonSetFields(doc.raw, prev, live, upd)
+	}
 	// a copy: the template generation is added below, and with replace
 	// annotations is the manifest's own map
 	upd.Annotations = maps.Clone(annotations)
@@ -394,6 +448,38 @@ func (a *applier) updateDaemonSet(doc *Document, ds, live *api.DaemonSet) (*api.
 	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
 		semanticEqual(live.Annotations, upd.Annotations)
 	return upd, unchanged, nil
+}
+
+// keepUnappliedDaemonSetFields is the part of kubectl apply's three-way
+// merge (a strategic merge patch computed from the last-applied
+// configuration, the manifest and the live object) that matters for
+// DaemonSets changed by other commands between two applies: a spec field
+// that neither the manifest nor the previous last-applied configuration
+// sets keeps its live value (`kubectl patch` to OnDelete, minReadySeconds,
+// revisionHistoryLimit), and the pod template's annotations are merged
+// like the object's (`kubectl rollout restart`'s restartedAt stays, so
+// re-applying does not restart the pods again). The merge is per field:
+// a manifest that sets updateStrategy replaces the live one whole.
+func keepUnappliedDaemonSetFields(raw, prev any, live, upd *api.DaemonSet) {
+	unapplied := func(field string) bool {
+		_, inManifest := rawField(raw, "spec", field)
+		_, inPrev := rawField(prev, "spec", field)
+		return !inManifest && !inPrev
+	}
+	if unapplied("updateStrategy") {
+		upd.Spec.UpdateStrategy = *deepCopy(&live.Spec.UpdateStrategy)
+	}
+	if unapplied("minReadySeconds") {
+		upd.Spec.MinReadySeconds = live.Spec.MinReadySeconds
+	}
+	if unapplied("revisionHistoryLimit") {
+		upd.Spec.RevisionHistoryLimit = live.Spec.RevisionHistoryLimit
+	}
+	var prevTemplate any
+	if t, ok := rawField(prev, "spec", "template"); ok {
+		prevTemplate = t
+	}
+	upd.Spec.Template.Annotations = mergeMap(live.Spec.Template.Annotations, upd.Spec.Template.Annotations, prevTemplate, "annotations")
 }
 
 func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []Diagnostic) {

@@ -101,6 +101,12 @@ func setDefaultsPodSpec(s *api.PodSpec) {
 				if c.Ports[j].Protocol == "" {
 					c.Ports[j].Protocol = "TCP"
 				}
+				// Deviation: since 1.28 (PR 117696) the API server sets
+				// hostPort = containerPort for hostNetwork ports only in
+				// SetDefaults_Pod, not in pod templates. The simulator does
+				// it here, in templates too, because the DaemonSet
+				// controller's pods are stored without SetDefaults_Pod and
+				// the scheduler's host-port check needs the port.
 				if s.HostNetwork && c.Ports[j].HostPort == 0 {
 					c.Ports[j].HostPort = c.Ports[j].ContainerPort
 				}

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 )
 
 // removedVersions are API versions that once served a kind and are gone
@@ -235,10 +236,10 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 		})
 		obj, meta = node, &node.ObjectMeta
 	}
-	d.flattenedKeys(ch, kind)
+	d.strict(ch, top, apiVersion)
 	if len(d.diags) > 0 {
 		sortDiagnostics(d.diags)
-		return nil, append(d.diags, lineHints(file, ch, kind, true)...)
+		return nil, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
 	}
 	d.doc.raw = d.toAny(top)
 	d.doc.Object = obj
@@ -246,7 +247,6 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 	d.doc.Name, d.doc.Namespace = meta.Name, meta.Namespace
 	if vd := d.doc.validate(); len(vd) > 0 {
 		// the copy-paste hints only when something is wrong
-		vd = append(vd, d.misspeltFields(kind)...)
 		return nil, append(vd, lineHints(file, ch, kind, true)...)
 	}
 	return d.doc, nil
@@ -286,48 +286,6 @@ func (d *decoder) object(top *yaml.Node, meta *api.ObjectMeta, fields map[string
 		}
 	}
 	return d.extra
-}
-
-// flattenedKeys reports mapping keys holding a colon (`metadata:name`):
-// the line breaks of a copied manifest were lost. The API server's strict
-// decoding rejects them as unknown fields.
-func (d *decoder) flattenedKeys(ch chunk, kind string) {
-	var paths []string
-	for p, m := range d.extra {
-		for k := range m {
-			if strings.Contains(k, ":") {
-				paths = append(paths, join(p, k))
-			}
-		}
-	}
-	keyPos := func(p string) position {
-		if pos, ok := d.doc.pos[p+"#key"]; ok {
-			return pos
-		}
-		return d.doc.pos[p]
-	}
-	if len(paths) == 0 {
-		return
-	}
-	sort.Strings(paths)
-	if len(paths) > maxLineHints {
-		paths = paths[:maxLineHints]
-	}
-	lines := strings.Split(ch.text, "\n")
-	for _, p := range paths {
-		pos := keyPos(p)
-		key := p[strings.LastIndex(p, ".")+1:]
-		if i := strings.LastIndex(p, "]."); i >= 0 && i > strings.LastIndex(p, ".")-1 {
-			key = p[i+2:]
-		}
-		msg := fmt.Sprintf("strict decoding error: unknown field %q", p)
-		diag := Diagnostic{File: d.file, Line: pos.line, Column: pos.col, Field: p, Message: msg,
-			Hint: flattenedHint(lines, pos.line-d.lineBase, kind)}
-		if diag.Hint == "" {
-			diag.Hint = fmt.Sprintf("the key %q holds a colon: the line breaks of this manifest were probably lost; put each field on its own line", key)
-		}
-		d.addBadRequest(diag)
-	}
 }
 
 func sortDiagnostics(ds []Diagnostic) {
@@ -587,18 +545,20 @@ var keyLineRE = regexp.MustCompile(`^(\s*)(- )?([A-Za-z][A-Za-z0-9.\-_/]*):(\s.*
 
 // indentationLost finds `key:` lines with no value followed, at the same
 // indentation, by a field that belongs inside key (`metadata:` then
-// `name: x` in the same column): the indentation was lost in copying.
+// `name: x` in the same column): the indentation was lost in copying. The
+// fields are those of the generated API schema (engine/schema).
 func indentationLost(file string, ch chunk, lines []string, kind string) []Diagnostic {
-	if schema[kind] == nil {
-		kind = "DaemonSet"
+	root := kindType(kind)
+	if root == nil {
+		root = kindType("DaemonSet")
 	}
 	var out []Diagnostic
 	type open struct {
 		indent int
-		typ    string
+		typ    *apischema.Type
 	}
 	// types of keys by indentation, tracked through the document
-	stack := []open{{-1, kind}}
+	stack := []open{{-1, root}}
 	for i := 0; i < len(lines); i++ {
 		m := keyLineRE.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -610,8 +570,12 @@ func indentationLost(file string, ch chunk, lines []string, kind string) []Diagn
 		}
 		parent := stack[len(stack)-1].typ
 		key := m[3]
-		t := strings.TrimPrefix(schema[parent][key], "[]")
-		if strings.TrimSpace(m[4]) != "" || schema[t] == nil {
+		f, ok := parent.Field(key)
+		if !ok || strings.TrimSpace(m[4]) != "" {
+			continue
+		}
+		t := f.Type.Object()
+		if t == nil || t.Kind != apischema.KindObject {
 			continue
 		}
 		// key opens a mapping: is the next field at the same indentation one of its own?
@@ -624,8 +588,8 @@ func indentationLost(file string, ch chunk, lines []string, kind string) []Diagn
 		}
 		n := keyLineRE.FindStringSubmatch(lines[j])
 		if n != nil && len(n[1]) == ind && n[2] == "" {
-			if _, own := schema[t][n[3]]; own {
-				if _, sibling := schema[parent][n[3]]; !sibling {
+			if _, own := t.Field(n[3]); own {
+				if _, sibling := parent.Field(n[3]); !sibling {
 					out = append(out, Diagnostic{File: file, Line: ch.line + j, Column: ind + 1,
 						Message: fmt.Sprintf("%q is not indented under %q", n[3], key+":"),
 						Hint:    fmt.Sprintf("the indentation was lost: `%s:` belongs inside `%s:`; indent it (and the fields after it) by two more spaces than `%s:`", n[3], key, key),
@@ -636,6 +600,16 @@ func indentationLost(file string, ch chunk, lines []string, kind string) []Diagn
 		stack = append(stack, open{ind, t})
 	}
 	return out
+}
+
+// kindType returns the schema type of a kind by name (any version), or nil.
+func kindType(kind string) *apischema.Type {
+	for _, k := range apischema.Kinds() {
+		if k.Kind == kind {
+			return k.Type
+		}
+	}
+	return nil
 }
 
 // flattenedHint returns a hint showing the restored lines when line rel

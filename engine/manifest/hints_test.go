@@ -51,35 +51,3 @@ func TestTypeHintFitsType(t *testing.T) {
 		}
 	}
 }
-
-// TestMisspeltFieldHint: when an object fails validation, an unknown field
-// within two edits of a known one is named (silently: kubectl's text is
-// unchanged); a valid object with unknown fields gets nothing.
-func TestMisspeltFieldHint(t *testing.T) {
-	for _, tc := range []struct {
-		name, old, new_, want string
-		line, col             int
-	}{
-		{"specs", "spec:\n  selector:", "specs:\n  selector:", `unknown field "specs": did you mean "spec"?`, 5, 1},
-		{"metdata", "metadata:\n  name: web\n", "metdata:\n  name: web\n", `unknown field "metdata": did you mean "metadata"?`, 3, 1},
-		{"containers", "      containers:\n", "      containres:\n", `unknown field "containres": did you mean "containers"?`, 14, 7},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := decodeErr(t, strings.Replace(minimalDS, tc.old, tc.new_, 1))
-			found := false
-			for _, d := range e.Diagnostics {
-				if d.Hint == tc.want && d.Line == tc.line && d.Column == tc.col {
-					found = true
-				}
-			}
-			if !found {
-				t.Errorf("no %q at %d:%d:\n%s", tc.want, tc.line, tc.col, e.Detailed())
-			}
-			if strings.Contains(e.Error(), "did you mean") || strings.Contains(e.Error(), "unknown field") {
-				t.Errorf("Error() changed: %s", e.Error())
-			}
-		})
-	}
-	// a valid object keeps its unknown fields without a word
-	mustDecode(t, strings.Replace(minimalDS, "      containers:\n", "      hostIPc: true\n      containers:\n", 1))
-}

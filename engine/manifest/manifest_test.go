@@ -315,17 +315,17 @@ func TestValidation(t *testing.T) {
 func TestNodeAndPodValidation(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"taint effect", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nspec:\n  taints:\n  - key: gpu\n    effect: NoScheduled\n",
-			`The Node "n1" is invalid: spec.taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`},
+			`The Node "n1" is invalid: metadata.taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`},
 		{"taint without effect", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nspec:\n  taints:\n  - key: gpu\n",
-			`The Node "n1" is invalid: spec.taints[0].effect: Required value`},
+			`The Node "n1" is invalid: metadata.taints[0].effect: Required value`},
 		{"taint key", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nspec:\n  taints:\n  - key: -gpu\n    effect: NoSchedule\n",
-			`The Node "n1" is invalid: spec.taints[0].key: Invalid value: "-gpu": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+			`The Node "n1" is invalid: metadata.taints[0].key: Invalid value: "-gpu": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
 		{"pod without containers", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n",
 			`The Pod "p" is invalid: spec.containers: Required value`},
 		{"pod volume mount", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: i\n    volumeMounts:\n    - name: data\n      mountPath: /d\n",
 			`The Pod "p" is invalid: spec.containers[0].volumeMounts[0].name: Not found: "data"`},
 		{"pod requests over limits", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: i\n    resources:\n      limits: {cpu: 100m}\n      requests: {cpu: 200m}\n",
-			`The Pod "p" is invalid: spec.containers[0].resources.requests.cpu: Invalid value: "200m": must be less than or equal to cpu limit of 100m`},
+			`The Pod "p" is invalid: spec.containers[0].resources.requests: Invalid value: "200m": must be less than or equal to cpu limit of 100m`},
 		{"node affinity operator", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - {key: disk, operator: Gt, values: []}\n  containers: [{name: c, image: i}]\n",
 			"The Pod \"p\" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"},
 	}
@@ -438,7 +438,7 @@ func TestDefaults(t *testing.T) {
 func TestUnmodeledKept(t *testing.T) {
 	text := strings.Replace(minimalDS, "      containers:\n      - name: web\n",
 		"      securityContext:\n        runAsUser: 1000\n      containers:\n      - name: web\n        terminationMessagePath: /dev/log\n        env:\n        - name: NODE\n          valueFrom:\n            fieldRef: {fieldPath: spec.nodeName}\n", 1)
-	text = strings.Replace(text, "  name: web\n", "  name: web\n  uid: 1234\n", 1)
+	text = strings.Replace(text, "  name: web\n", "  name: web\n  uid: \"1234\"\n", 1)
 	text += "status:\n  numberReady: 3\n"
 	ds := mustDecode(t, text)[0].Object.(*api.DaemonSet)
 	if got := ds.Extra["spec.template.spec"]["securityContext"]; got == nil || got.(map[string]any)["runAsUser"] != int64(1000) {

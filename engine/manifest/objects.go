@@ -26,6 +26,10 @@ func (d *decoder) objectMeta(n *yaml.Node, path string, m *api.ObjectMeta) {
 			m.Annotations = d.stringMap(v, p, owner)
 		case "finalizers":
 			m.Finalizers = d.strings(v, p, owner)
+		case "ownerReferences":
+			d.list(v, p, owner, "[]v1.OwnerReference", func(i int, n *yaml.Node, ip string) {
+				m.OwnerReferences = append(m.OwnerReferences, d.ownerReference(n, ip))
+			})
 		case "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
 			"deletionGracePeriodSeconds", "managedFields", "selfLink":
 			// set by the server: a pasted `kubectl get -o yaml` carries them,
@@ -36,6 +40,37 @@ func (d *decoder) objectMeta(n *yaml.Node, path string, m *api.ObjectMeta) {
 		}
 		return true
 	})
+}
+
+// ownerReference decodes one metav1.OwnerReference. A pasted pod may
+// name its controller (a ReplicaSet, another DaemonSet): the DaemonSet
+// controller leaves such pods alone (ClaimPods), and the garbage collector
+// deletes a dependent whose owners are all gone.
+func (d *decoder) ownerReference(n *yaml.Node, path string) api.OwnerReference {
+	const owner = "OwnerReference"
+	var r api.OwnerReference
+	d.mapping(n, path, owner, "v1.OwnerReference", func(k string, v *yaml.Node, p string) bool {
+		switch k {
+		case "apiVersion":
+			r.APIVersion = d.str(v, p, owner)
+		case "kind":
+			r.Kind = d.str(v, p, owner)
+		case "name":
+			r.Name = d.str(v, p, owner)
+		case "uid":
+			r.UID = d.str(v, p, owner)
+		case "controller":
+			b := d.boolean(v, p, owner)
+			r.Controller = &b
+		case "blockOwnerDeletion":
+			b := d.boolean(v, p, owner)
+			r.BlockOwnerDeletion = &b
+		default:
+			return false
+		}
+		return true
+	})
+	return r
 }
 
 func (d *decoder) labelSelector(n *yaml.Node, path string) *api.LabelSelector {
@@ -202,6 +237,10 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 			s.PriorityClassName = d.str(v, p, owner)
 		case "priority":
 			s.Priority = d.int32p(v, p, owner)
+		case "preemptionPolicy":
+			if pp := d.str(v, p, owner); pp != "" {
+				s.PreemptionPolicy = &pp
+			}
 		default:
 			return false
 		}

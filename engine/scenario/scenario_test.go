@@ -107,7 +107,13 @@ func TestParseMalformed(t *testing.T) {
 		{"node verb", "node explode n1\n", "unknown node command", 1},
 		{"node flag", "node add n9 --colour=red\n", "unknown node add flag", 1},
 		{"node taint effect", "node add n9 --taint a=b:Sometimes\n", "effect must be", 1},
-		{"pod usage", "pod fail\n", "usage: pod fail NAME", 1},
+		{"pod usage", "pod fail\n", "usage: pod fail|succeed", 1},
+		{"pod verb", "pod explode x\n", "usage: pod fail|succeed", 1},
+		{"decisions flag", "kubectl get ds\ndecisions --colour=red\n", "unknown decisions flag", 2},
+		{"decisions bad flag", "kubectl get ds\ndecisions component\n", "bad decisions flag", 2},
+		{"node range", "node add w-{3..1}\n", "bad node name range", 1},
+		{"node range unclosed", "node add w-{1..3\n", "unclosed", 1},
+		{"node range too long", "node add w-{1..9999}\n", "more than", 1},
 		{"negated advance", "! advance 1s\n", "cannot be negated", 1},
 	}
 	for _, tt := range tests {

@@ -36,7 +36,7 @@ type AdmissionResult struct {
 // node affinity, and NodePorts (host ports of others). others are the pods
 // already admitted on node n. The result is empty when the pod fits.
 func AdmissionCheck(p *api.Pod, n *api.Node, others []*api.Pod) []AdmissionResult {
-	ni := &nodeInfo{node: n, ports: map[hostPort]bool{}}
+	ni := &nodeInfo{node: n, ports: map[hostPort]int{}}
 	for _, q := range others {
 		ni.add(q)
 	}

@@ -5,9 +5,11 @@
 // its one node), NodePorts and NodeResourcesFit
 // (pkg/scheduler/framework/plugins). Among feasible nodes it picks the one
 // with the fewest untolerated PreferNoSchedule taints, then the least
-// requested, then the name (a deterministic stand-in for scoring).
-// Preemption is not simulated, but the FailedScheduling message carries the
-// preemption suffix a real scheduler prints when no victims exist.
+// requested, then the name (a deterministic stand-in for scoring). A pod
+// that fits nowhere runs the DefaultPreemption PostFilter (preemption.go):
+// lower-priority pods are preempted to make room, or the FailedScheduling
+// message says why preemption cannot help. Pods naming another
+// spec.schedulerName are left alone: only default-scheduler is simulated.
 package scheduler
 
 import (
@@ -59,11 +61,11 @@ func New(c *cluster.Cluster) *Scheduler { return &Scheduler{c: c, attempts: map[
 // nodeInfo is the scheduler's view of one node (framework.NodeInfo):
 // requested resources of the non-terminal pods bound to it and their host ports.
 type nodeInfo struct {
-	node             *api.Node
-	cpu, mem         int64 // milli-units
-	pods             int64
-	ports            map[hostPort]bool
-	preferNoSchedule int
+	node     *api.Node
+	cpu, mem int64 // milli-units
+	pods     []*api.Pod
+	// ports counts the pods using each host port.
+	ports map[hostPort]int
 }
 
 type hostPort struct {
@@ -77,13 +79,16 @@ type cycle struct {
 	s     *Scheduler
 	nodes []*api.Node
 	infos map[string]*nodeInfo
+	// nominated lists, per node name, the pending pods whose
+	// status.nominatedNodeName names it (the queue's nominator).
+	nominated map[string][]*api.Pod
 }
 
 func (cy *cycle) info(n *api.Node) *nodeInfo {
 	if ni, ok := cy.infos[n.Name]; ok {
 		return ni
 	}
-	ni := &nodeInfo{node: n, ports: map[hostPort]bool{}}
+	ni := &nodeInfo{node: n, ports: map[hostPort]int{}}
 	for _, p := range cy.s.c.PodsOnNode(n.Name) {
 		if p.IsTerminal() {
 			continue
@@ -94,14 +99,44 @@ func (cy *cycle) info(n *api.Node) *nodeInfo {
 	return ni
 }
 
+// add mirrors NodeInfo.AddPod: the pod's requests, its slot and its host ports.
 func (ni *nodeInfo) add(p *api.Pod) {
 	cpu, mem := PodRequests(&p.Spec)
 	ni.cpu += cpu
 	ni.mem += mem
-	ni.pods++
+	ni.pods = append(ni.pods, p)
 	for _, hp := range podHostPorts(&p.Spec) {
-		ni.ports[hp] = true
+		ni.ports[hp]++
 	}
+}
+
+// remove mirrors NodeInfo.RemovePod (by UID); it is a no-op for a pod the
+// node info does not hold.
+func (ni *nodeInfo) remove(p *api.Pod) {
+	for i, q := range ni.pods {
+		if q.UID != p.UID {
+			continue
+		}
+		ni.pods = append(ni.pods[:i:i], ni.pods[i+1:]...)
+		cpu, mem := PodRequests(&p.Spec)
+		ni.cpu -= cpu
+		ni.mem -= mem
+		for _, hp := range podHostPorts(&p.Spec) {
+			if ni.ports[hp]--; ni.ports[hp] <= 0 {
+				delete(ni.ports, hp)
+			}
+		}
+		return
+	}
+}
+
+// clone mirrors NodeInfo.Snapshot: a copy that add and remove do not share.
+func (ni *nodeInfo) clone() *nodeInfo {
+	out := &nodeInfo{node: ni.node, cpu: ni.cpu, mem: ni.mem, pods: append([]*api.Pod(nil), ni.pods...), ports: make(map[hostPort]int, len(ni.ports))}
+	for k, v := range ni.ports {
+		out.ports[k] = v
+	}
+	return out
 }
 
 // PodRequests mirrors the scheduler's computePodResourceRequest for cpu and
@@ -156,7 +191,13 @@ func podHostPorts(spec *api.PodSpec) []hostPort {
 // stand-in for the queue's cluster-event requeueing), or when it has waited
 // PodMaxInUnschedulablePodsDuration since its last attempt
 // (flushUnschedulablePodsLeftover) — never twice at one instant for time
-// alone, so the simulation reaches a fixed point.
+// alone, so the simulation reaches a fixed point. A preemptor whose victims
+// are still terminating on its nominated node waits for them to go: their
+// graceful deletion is no event that requeues it (the NodeResourcesFit and
+// NodePorts queueing hints react to an assigned pod's delete, not to its
+// deletionTimestamp); only the periodic flush retries it meanwhile, and
+// PodEligibleToPreemptOthers then says it is "not eligible due to a
+// terminating pod on the nominated node."
 func (s *Scheduler) Schedule() {
 	c := s.c
 	now := c.Now()
@@ -168,7 +209,12 @@ func (s *Scheduler) Schedule() {
 		if p.Spec.SchedulerName != "" && p.Spec.SchedulerName != api.DefaultSchedulerName {
 			continue
 		}
-		if a, ok := s.attempts[p.UID]; ok && a.version == c.PlacementVersion() && now.Before(a.at.Add(PodMaxInUnschedulablePodsDuration)) {
+		a, seen := s.attempts[p.UID]
+		flushed := seen && !now.Before(a.at.Add(PodMaxInUnschedulablePodsDuration))
+		if seen && a.version == c.PlacementVersion() && !flushed {
+			continue
+		}
+		if !flushed && s.waitingForVictims(p) {
 			continue
 		}
 		pending = append(pending, p)
@@ -187,7 +233,12 @@ func (s *Scheduler) Schedule() {
 		}
 		return pending[i].Namespace+"/"+pending[i].Name < pending[j].Namespace+"/"+pending[j].Name
 	})
-	cy := &cycle{s: s, nodes: c.Nodes(), infos: map[string]*nodeInfo{}}
+	cy := &cycle{s: s, nodes: c.Nodes(), infos: map[string]*nodeInfo{}, nominated: map[string][]*api.Pod{}}
+	for _, p := range c.PodsOnNode("") {
+		if n := p.Status.NominatedNodeName; n != "" && p.DeletionTimestamp == nil && !p.IsTerminal() {
+			cy.nominated[n] = append(cy.nominated[n], p)
+		}
+	}
 	for _, p := range pending {
 		s.schedulePod(cy, p)
 	}
@@ -226,7 +277,8 @@ type nodeStatus struct {
 }
 
 // schedulePod mirrors schedulingCycle: PreFilter, Filter on every candidate
-// node, pick a node, bind; or record the FitError.
+// node, pick a node and bind; or run the PostFilter (DefaultPreemption) and
+// record the FitError.
 func (s *Scheduler) schedulePod(cy *cycle, p *api.Pod) {
 	statuses := map[string]nodeStatus{}
 	candidates := cy.nodes
@@ -264,8 +316,10 @@ func (s *Scheduler) schedulePod(cy *cycle, p *api.Pod) {
 	}
 
 	if len(feasible) == 0 {
-		msg := fitErrorMessage(len(cy.nodes), statuses, absent)
-		s.recordFailure(p, msg)
+		fe := fitError{numAllNodes: len(cy.nodes), statuses: statuses, absent: absent, absentReason: ErrReasonPreFilterAffinity}
+		post := s.postFilter(cy, p, &fe, affinity, cpu, mem, ports)
+		fe.postFilterMsg = post.msg
+		s.recordFailure(p, fe.Error(), post)
 		return
 	}
 	best := feasible[0]
@@ -343,8 +397,22 @@ func preFilterNodeNames(spec *api.PodSpec) (map[string]bool, bool) {
 }
 
 // filter runs the filter plugins in the default profile's order and returns
-// the first failing plugin's reasons (nil reasons when the node fits).
+// the first failing plugin's reasons (nil reasons when the node fits). The
+// resource and port plugins see the node with the pods nominated to it of
+// priority at least p's added (RunFilterPluginsWithNominatedPods), so a
+// preemptor keeps the room its victims free.
 func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.RequiredNodeAffinity, cpu, mem int64, ports []hostPort) nodeStatus {
+	if st := staticFilter(p, n, affinity); st.reasons != nil {
+		return st
+	}
+	return fitFilter(cy.withNominated(cy.info(n), p), cpu, mem, ports)
+}
+
+// staticFilter runs the plugins whose verdict no pod removal can change
+// (all UnschedulableAndUnresolvable): NodeUnschedulable, TaintToleration
+// (NoSchedule and NoExecute taints; "node(s) had untolerated taint(s)" as
+// the plugin words it since v1.29) and NodeAffinity.
+func staticFilter(p *api.Pod, n *api.Node, affinity api.RequiredNodeAffinity) nodeStatus {
 	// NodeUnschedulable
 	if n.Spec.Unschedulable {
 		t := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
@@ -360,7 +428,12 @@ func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.Requ
 	if ok, _ := affinity.Match(n); !ok {
 		return nodeStatus{reasons: []string{ErrReasonAffinityMismatch}}
 	}
-	ni := cy.info(n)
+	return nodeStatus{}
+}
+
+// fitFilter runs NodePorts and NodeResourcesFit against ni (both
+// framework.Unschedulable: preemption may resolve them).
+func fitFilter(ni *nodeInfo, cpu, mem int64, ports []hostPort) nodeStatus {
 	// NodePorts
 	for _, hp := range ports {
 		if portConflict(ni.ports, hp) {
@@ -378,6 +451,23 @@ func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.Requ
 	return nodeStatus{}
 }
 
+// withNominated mirrors addGENominatedPods: ni plus the pods nominated to
+// its node (other than p, still unbound) whose priority is at least p's;
+// ni itself when there are none.
+func (cy *cycle) withNominated(ni *nodeInfo, p *api.Pod) *nodeInfo {
+	out := ni
+	for _, q := range cy.nominated[ni.node.Name] {
+		if q.UID == p.UID || q.Spec.NodeName != "" || q.Status.NominatedNodeName != ni.node.Name || priority(q) < priority(p) {
+			continue
+		}
+		if out == ni {
+			out = ni.clone()
+		}
+		out.add(q)
+	}
+	return out
+}
+
 // insufficientResources mirrors noderesources.fitsRequest for the pod
 // count, cpu and memory (in that order) of a pod requesting cpu and mem
 // (milli-units) on this node: one entry per resource the node's
@@ -386,8 +476,9 @@ func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.Requ
 func (ni *nodeInfo) insufficientResources(cpu, mem int64) []InsufficientResource {
 	var out []InsufficientResource
 	alloc := ni.node.Status.Allocatable
-	if q, ok := alloc[api.ResourcePods]; ok && ni.pods+1 > q.Value() {
-		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, ni.pods, q.Value()})
+	npods := int64(len(ni.pods))
+	if q, ok := alloc[api.ResourcePods]; ok && npods+1 > q.Value() {
+		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, npods, q.Value()})
 	}
 	if cpu > 0 {
 		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
@@ -405,45 +496,52 @@ func (ni *nodeInfo) insufficientResources(cpu, mem int64) []InsufficientResource
 
 // portConflict mirrors HostPortInfo.CheckConflict: the same protocol and
 // port on the same IP, or either side on 0.0.0.0.
-func portConflict(used map[hostPort]bool, hp hostPort) bool {
+func portConflict(used map[hostPort]int, hp hostPort) bool {
 	if hp.ip == "0.0.0.0" {
-		for u := range used {
-			if u.protocol == hp.protocol && u.port == hp.port {
+		for u, n := range used {
+			if n > 0 && u.protocol == hp.protocol && u.port == hp.port {
 				return true
 			}
 		}
 		return false
 	}
-	return used[hp] || used[hostPort{hp.protocol, "0.0.0.0", hp.port}]
+	return used[hp] > 0 || used[hostPort{hp.protocol, "0.0.0.0", hp.port}] > 0
 }
 
-// fitErrorMessage mirrors FitError.Error plus the DefaultPreemption
-// PostFilter message: "0/N nodes are available: <histogram>. preemption:
-// 0/N nodes are available: <histogram>." Nodes whose failure preemption could
-// resolve count as "No preemption victims found for incoming pod" (victims
-// are not searched: preemption is not simulated), the others as
-// "Preemption is not helpful for scheduling".
-func fitErrorMessage(numNodes int, statuses map[string]nodeStatus, absent int) string {
+// fitError mirrors framework.FitError: the node statuses of one attempt
+// (statuses, by node name), the count of nodes absent from them with the
+// reason they share (absentReason: NodeToStatus.AbsentNodesStatus), and
+// the PostFilter message.
+type fitError struct {
+	numAllNodes   int
+	statuses      map[string]nodeStatus
+	absent        int
+	absentReason  string
+	postFilterMsg string
+}
+
+// Error mirrors FitError.Error: "0/<N> nodes are available: <histogram>."
+// where the histogram counts every reason of every node status (absent
+// nodes under absentReason) as "<count> <reason>" strings sorted as
+// strings and joined by ", "; then " <postFilterMsg>" when there is one.
+func (f *fitError) Error() string {
 	hist := map[string]int{}
-	pre := map[string]int{}
-	if absent > 0 {
-		hist[ErrReasonPreFilterAffinity] = absent
+	if f.absent > 0 {
+		hist[f.absentReason] += f.absent
 	}
-	for _, st := range statuses {
+	for _, st := range f.statuses {
 		for _, r := range st.reasons {
 			hist[r]++
 		}
-		if st.resolvable {
-			pre[ReasonNoVictims]++
-		} else {
-			pre[ReasonPreemptionNotHelpful]++
-		}
 	}
-	if numNodes > len(statuses) {
-		pre[ReasonPreemptionNotHelpful] += numNodes - len(statuses)
+	msg := fmt.Sprintf("0/%d nodes are available:", f.numAllNodes)
+	if h := histogram(hist); h != "" {
+		msg += " " + h + "."
 	}
-	return fmt.Sprintf("0/%d nodes are available: %s. preemption: 0/%d nodes are available: %s.",
-		numNodes, histogram(hist), numNodes, histogram(pre))
+	if f.postFilterMsg != "" {
+		msg += " " + f.postFilterMsg
+	}
+	return msg
 }
 
 func histogram(h map[string]int) string {
@@ -458,24 +556,27 @@ func histogram(h map[string]int) string {
 func podObject(p *api.Pod) string { return "Pod/" + p.Namespace + "/" + p.Name }
 
 // recordFailure mirrors handleSchedulingFailure: PodScheduled=False reason
-// Unschedulable with the message, and the FailedScheduling event. The
-// condition is written only when it changes (updatePod skips an unchanged
-// condition). The event is recorded when the message changed, and again on
-// every periodic retry (PodMaxInUnschedulablePodsDuration after the last
-// attempt): the recorder folds identical events into one whose count
-// grows, which `kubectl describe pod` shows as "(x3 over 10m)". Retries
-// prompted by cluster changes that end with the same message record nothing
-// new (the simulation's placement version moves far more often than the
-// queueing hints of a real scheduler would requeue the pod). The retry is
-// queued with WakeAt.
-func (s *Scheduler) recordFailure(p *api.Pod, msg string) {
+// Unschedulable with the message, status.nominatedNodeName as the
+// PostFilter left it (post), and the FailedScheduling event. The pod is
+// written only when the condition or the nomination changes (updatePod
+// skips an unchanged status). The event is recorded when the message
+// changed, and again on every periodic retry
+// (PodMaxInUnschedulablePodsDuration after the last attempt): the recorder
+// folds identical events into one whose count grows, which `kubectl
+// describe pod` shows as "(x3 over 10m)". Retries prompted by cluster
+// changes that end with the same message record nothing new (the
+// simulation's placement version moves far more often than the queueing
+// hints of a real scheduler would requeue the pod); a successful
+// preemption always records its event. The retry is queued with WakeAt.
+func (s *Scheduler) recordFailure(p *api.Pod, msg string, post postFilterResult) {
 	c := s.c
 	now := c.Now()
 	prev, seen := s.attempts[p.UID]
 	periodic := seen && !now.Before(prev.at.Add(PodMaxInUnschedulablePodsDuration))
 	c.WakeAt(now.Add(PodMaxInUnschedulablePodsDuration))
 	cond := p.Condition(api.PodScheduled)
-	same := seen && prev.message == msg && cond != nil && cond.Status == api.ConditionFalse && cond.Message == msg
+	nominationChanges := post.nominate && p.Status.NominatedNodeName != post.node
+	same := seen && prev.message == msg && cond != nil && cond.Status == api.ConditionFalse && cond.Message == msg && !nominationChanges
 	if same && !periodic {
 		return
 	}
@@ -489,12 +590,18 @@ func (s *Scheduler) recordFailure(p *api.Pod, msg string) {
 		}
 		cond.Status, cond.Reason, cond.Message = api.ConditionFalse, "Unschedulable", msg
 		cond.LastProbeTime = now
+		if post.nominate {
+			p.Status.NominatedNodeName = post.node
+		}
 		_ = c.UpdatePod(p)
 	}
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeWarning, "FailedScheduling", msg, cluster.ComponentScheduler, "")
 	reason := msg
 	if same {
 		reason = fmt.Sprintf("retried after %s in the unschedulable queue (podMaxInUnschedulablePodsDuration), still: %s", PodMaxInUnschedulablePodsDuration, msg)
+	}
+	if post.nominate && post.node != "" {
+		reason += fmt.Sprintf(" Preempting %d pod(s) on %s: the pod is nominated there and binds once they are gone.", post.victims, post.node)
 	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentScheduler, Func: "schedulingCycle", Object: podObject(p),
 		Node: targetNode(p), Action: "unschedulable", Reason: reason})

@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Compare view: the same cluster and the same template change under
+// RollingUpdate and under OnDelete, side by side on one clock.
+
+// Side names one side of a Comparison.
+type Side int
+
+// The two sides of a Comparison.
+const (
+	SideRollingUpdate Side = iota
+	SideOnDelete
+)
+
+func (s Side) String() string {
+	if s == SideOnDelete {
+		return "OnDelete"
+	}
+	return "RollingUpdate"
+}
+
+// CompareOptions describe a comparison.
+type CompareOptions struct {
+	// Options create both simulations (same seed: same names on both
+	// sides until their histories differ).
+	Options Options
+	// Base is replayed on both sides first, e.g. Recorder.Inputs() of the
+	// learner's session: it must leave DaemonSet Namespace/Name running.
+	// The inputs' At and End are ignored (time passes through their
+	// Advance inputs).
+	Base []Input
+	// Namespace ("" = default) and Name are the DaemonSet compared.
+	Namespace, Name string
+	// MaxUnavailable and MaxSurge are the RollingUpdate side's
+	// spec.updateStrategy.rollingUpdate values, an integer ("1") or a
+	// percentage ("10%"); "" means the API defaults (1 and 0), except that
+	// MaxUnavailable "" with a non-zero MaxSurge means 0 (upstream
+	// validateRollingUpdateDaemonSet refuses two non-zero values).
+	MaxUnavailable, MaxSurge string
+	// Change is the template change made on both sides once their
+	// strategies are set, e.g. Input{Kind: InputRun, Line: "kubectl set
+	// image ds/web nginx=nginx:1.25"} or an InputApply of a manifest. It
+	// must not set spec.updateStrategy itself (NewComparison checks).
+	Change Input
+}
+
+// Comparison is two recorded simulations (Recorder, so each side has its
+// own timeline) that went through the same Base inputs, then got their
+// DaemonSet's update strategy set (`kubectl patch`, which changes no pod)
+// and the same Change. Actions on one side keep the clocks together: the
+// other side is advanced to the same virtual time afterwards.
+type Comparison struct {
+	Namespace, Name string
+	sides           [2]*Recorder
+	// ChangeAt is the virtual time (since cluster.Epoch) of the change.
+	ChangeAt time.Duration
+}
+
+// NewComparison builds the two sides. Errors: the DaemonSet does not exist
+// after Base, a bad MaxUnavailable/MaxSurge, the strategy patch or the
+// change failing (with kubectl's message), or the change resetting the
+// strategy.
+func NewComparison(o CompareOptions) (*Comparison, error) {
+	ns := o.Namespace
+	if ns == "" {
+		ns = api.DefaultNamespace
+	}
+	c := &Comparison{Namespace: ns, Name: o.Name}
+	rolling, err := strategyPatch(o.MaxUnavailable, o.MaxSurge)
+	if err != nil {
+		return nil, err
+	}
+	patches := [2]string{rolling, `{"spec":{"updateStrategy":{"type":"OnDelete","rollingUpdate":null}}}`}
+	for i := range c.sides {
+		r := NewRecorder(o.Options)
+		c.sides[i] = r
+		idx := map[int]int{} // Base index -> this Recorder's index
+		for j, in := range o.Base {
+			in.At, in.End = 0, 0
+			if in.Kind == InputFinishEdit {
+				in.Edit = idx[in.Edit]
+			}
+			r.Do(in)
+			idx[j] = len(r.inputs) - 1
+		}
+		if r.live.Cluster.DaemonSet(ns, o.Name) == nil {
+			return nil, fmt.Errorf("daemonset %s/%s does not exist after the base inputs", ns, o.Name)
+		}
+		line := fmt.Sprintf("kubectl patch daemonset %s -n %s --type=merge -p '%s'", o.Name, ns, patches[i])
+		if out := r.Run(line); out.ExitCode != 0 {
+			return nil, fmt.Errorf("%s side: setting the strategy: %s", Side(i), strings.TrimSpace(out.Stderr))
+		}
+	}
+	c.ChangeAt = c.sides[0].live.Elapsed()
+	for i, r := range c.sides {
+		res := r.Do(o.Change)
+		if res.Err != nil {
+			return nil, fmt.Errorf("%s side: the change: %w", Side(i), res.Err)
+		}
+		if res.Output.ExitCode != 0 {
+			return nil, fmt.Errorf("%s side: the change: %s", Side(i), strings.TrimSpace(res.Output.Stderr))
+		}
+		ds := r.live.Cluster.DaemonSet(ns, o.Name)
+		if ds == nil {
+			return nil, fmt.Errorf("%s side: the change deleted daemonset %s/%s", Side(i), ns, o.Name)
+		}
+		want := api.RollingUpdateDaemonSetStrategyType
+		if Side(i) == SideOnDelete {
+			want = api.OnDeleteDaemonSetStrategyType
+		}
+		if ds.Spec.UpdateStrategy.Type != want {
+			return nil, fmt.Errorf("%s side: after the change spec.updateStrategy.type is %s, not %s: leave the strategy out of the change", Side(i), ds.Spec.UpdateStrategy.Type, want)
+		}
+	}
+	c.Sync()
+	return c, nil
+}
+
+// strategyPatch is the merge patch setting RollingUpdate with the given
+// values ("" = maxUnavailable 1 (0 beside a non-zero maxSurge), maxSurge 0).
+func strategyPatch(maxUnavailable, maxSurge string) (string, error) {
+	val := func(field, v, def string) (string, error) {
+		if v == "" {
+			v = def
+		}
+		if p, ok := strings.CutSuffix(v, "%"); ok {
+			if _, err := strconv.Atoi(p); err != nil {
+				return "", fmt.Errorf("%s %q: want an integer or a percentage", field, v)
+			}
+			return strconv.Quote(v), nil
+		}
+		if _, err := strconv.Atoi(v); err != nil {
+			return "", fmt.Errorf("%s %q: want an integer or a percentage", field, v)
+		}
+		return v, nil
+	}
+	defUnavailable := "1"
+	if maxSurge != "" && strings.Trim(maxSurge, "0%") != "" {
+		// a surge with maxUnavailable left out: 0, since upstream
+		// (validateRollingUpdateDaemonSet) allows only one non-zero
+		defUnavailable = "0"
+	}
+	mu, err := val("maxUnavailable", maxUnavailable, defUnavailable)
+	if err != nil {
+		return "", err
+	}
+	ms, err := val("maxSurge", maxSurge, "0")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf(`{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":%s,"maxSurge":%s}}}}`, mu, ms), nil
+}
+
+// Side returns one side's Recorder: read its Live simulation, its Steps,
+// Seek it. Act through the Comparison (Do, Run, Advance) to keep the clocks
+// together.
+func (c *Comparison) Side(s Side) *Recorder { return c.sides[s] }
+
+// Elapsed is the shared virtual time since cluster.Epoch.
+func (c *Comparison) Elapsed() time.Duration { return c.sides[0].live.Elapsed() }
+
+// Advance moves both sides forward by d.
+func (c *Comparison) Advance(d time.Duration) {
+	for _, r := range c.sides {
+		r.Advance(d)
+	}
+	c.Sync()
+}
+
+// Do performs in on side s only (e.g. deleting a pod on the OnDelete
+// side), then brings the other side to the same virtual time.
+func (c *Comparison) Do(s Side, in Input) Result {
+	res := c.sides[s].Do(in)
+	c.Sync()
+	return res
+}
+
+// Run is Do with a kubectl command line.
+func (c *Comparison) Run(s Side, line string) Output {
+	return c.Do(s, Input{Kind: InputRun, Line: line}).Output
+}
+
+// Sync advances the side that is behind (a kubectl command that waited
+// moved only its own side's clock) to the other's virtual time.
+func (c *Comparison) Sync() {
+	a, b := c.sides[0], c.sides[1]
+	if d := b.live.Elapsed() - a.live.Elapsed(); d > 0 {
+		a.Advance(d)
+	} else if d < 0 {
+		b.Advance(-d)
+	}
+}
+
+// Seek returns both sides at virtual time at (see Recorder.Seek).
+func (c *Comparison) Seek(at time.Duration) (rolling, onDelete *Simulation, err error) {
+	if rolling, err = c.sides[0].Seek(at); err != nil {
+		return nil, nil, err
+	}
+	if onDelete, err = c.sides[1].Seek(at); err != nil {
+		return nil, nil, err
+	}
+	return rolling, onDelete, nil
+}
+
+// Progress is a side's rollout in kubectl rollout status's numbers
+// (status.desiredNumberScheduled, updatedNumberScheduled, numberAvailable).
+type Progress struct {
+	Desired, Updated, Available int32
+	// Done is kubectl rollout status's success condition: the controller
+	// observed the latest generation and every desired pod is updated and
+	// available (for OnDelete too, though rollout status refuses it).
+	Done bool
+}
+
+// Progress returns side s's rollout progress now; zero when the DaemonSet
+// is gone.
+func (c *Comparison) Progress(s Side) Progress {
+	return ProgressOf(c.sides[s].live, c.Namespace, c.Name)
+}
+
+// ProgressOf is Progress for DaemonSet namespace/name of any Simulation
+// (e.g. one returned by Seek).
+func ProgressOf(s *Simulation, namespace, name string) Progress {
+	ds := s.Cluster.DaemonSet(namespace, name)
+	if ds == nil {
+		return Progress{}
+	}
+	st := ds.Status
+	return Progress{
+		Desired: st.DesiredNumberScheduled, Updated: st.UpdatedNumberScheduled, Available: st.NumberAvailable,
+		Done: st.ObservedGeneration >= ds.Generation && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled,
+	}
+}

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// compareBase records a session on the default cluster plus three worker
+// nodes: the DaemonSet web (RollingUpdate 1/0) at nginx:1.23, running.
+func compareBase(t *testing.T) []Input {
+	t.Helper()
+	r := NewRecorder(Options{})
+	for _, n := range []string{"node-3", "node-4", "node-5"} {
+		if err := r.AddNode(n, cluster.NodeOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Apply("ds.yaml", tlDS(1, 0, "nginx:1.23")); err != nil {
+		t.Fatal(err)
+	}
+	r.Advance(time.Minute)
+	if p := ProgressOf(r.Live(), "default", "web"); !p.Done || p.Desired != 5 {
+		t.Fatalf("base not running: %+v", p)
+	}
+	return r.Inputs()
+}
+
+// podImages returns node -> image of the DaemonSet's live (not
+// terminating) pods.
+func podImages(s *Simulation) map[string]string {
+	out := map[string]string{}
+	for _, p := range s.Cluster.Pods() {
+		if p.DeletionTimestamp == nil && p.Spec.NodeName != "" && strings.HasPrefix(p.Name, "web-") {
+			out[p.Spec.NodeName] = p.Spec.Containers[0].Image
+		}
+	}
+	return out
+}
+
+// TestComparison: after `kubectl set image`, the RollingUpdate side
+// replaces every pod within the time the budget allows, never having more
+// than maxUnavailable nodes without an available pod, while the OnDelete
+// side keeps every old pod; deleting a pod on the OnDelete side brings it
+// back with the new template, on that side only, with the clocks together.
+func TestComparison(t *testing.T) {
+	base := compareBase(t)
+	for _, tc := range []struct {
+		maxUnavailable, maxSurge string
+		budget                   int           // nodes allowed without an available pod
+		within                   time.Duration // the rollout must finish within
+		atLeast                  time.Duration // and cannot be faster than
+	}{
+		// one node at a time: 5 rounds of stop + start (~8 s each)
+		{"1", "", 1, time.Minute, 30 * time.Second},
+		// all at once: one round
+		{"100%", "", 5, 15 * time.Second, 0},
+		// surge: the new pod starts beside the old one, one node at a time
+		{"", "1", 0, 2 * time.Minute, 20 * time.Second},
+	} {
+		t.Run(tc.maxUnavailable+"/"+tc.maxSurge, func(t *testing.T) {
+			c, err := NewComparison(CompareOptions{
+				Base: base, Name: "web", MaxUnavailable: tc.maxUnavailable, MaxSurge: tc.maxSurge,
+				Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:1.23.3"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			roll, od := c.Side(SideRollingUpdate).Live(), c.Side(SideOnDelete).Live()
+			if g := roll.Cluster.DaemonSet("default", "web").Spec.UpdateStrategy; g.Type != api.RollingUpdateDaemonSetStrategyType {
+				t.Fatalf("rolling side strategy %+v", g)
+			}
+			if g := od.Cluster.DaemonSet("default", "web").Spec.UpdateStrategy.Type; g != api.OnDeleteDaemonSetStrategyType {
+				t.Fatalf("OnDelete side strategy %s", g)
+			}
+			ds := roll.Cluster.DaemonSet("default", "web")
+			nodes := []string{"node-1", "node-2", "node-3", "node-4", "node-5"}
+			budget := tc.budget
+			for c.Elapsed()-c.ChangeAt < tc.within && !c.Progress(SideRollingUpdate).Done {
+				c.Advance(500 * time.Millisecond)
+				if roll.Elapsed() != od.Elapsed() {
+					t.Fatalf("clocks apart: %s vs %s", roll.Elapsed(), od.Elapsed())
+				}
+				if gaps := nodesWithoutAvailablePod(roll, ds, nodes); len(gaps) > budget {
+					t.Fatalf("at %s, %d nodes without an available pod: %v", roll.Elapsed(), len(gaps), gaps)
+				}
+			}
+			if took := c.Elapsed() - c.ChangeAt; took < tc.atLeast {
+				t.Errorf("rolled out in %s, faster than %s: pods were not replaced one at a time", took, tc.atLeast)
+			}
+			if p := c.Progress(SideRollingUpdate); !p.Done || p.Updated != 5 {
+				t.Fatalf("rolling side not done %s after the change: %+v", c.Elapsed()-c.ChangeAt, p)
+			}
+			for n, img := range podImages(roll) {
+				if img != "nginx:1.23.3" {
+					t.Errorf("rolling side: %s runs %s", n, img)
+				}
+			}
+			c.Advance(time.Minute)
+			if p := c.Progress(SideOnDelete); p.Updated != 0 || p.Done {
+				t.Errorf("OnDelete side updated pods: %+v", p)
+			}
+			old := podImages(od)
+			if len(old) != 5 {
+				t.Fatalf("OnDelete side has %d pods", len(old))
+			}
+			for n, img := range old {
+				if img != "nginx:1.23" {
+					t.Errorf("OnDelete side: %s runs %s", n, img)
+				}
+			}
+			// delete the OnDelete side's pod on node-2: it comes back updated
+			var victim string
+			for _, p := range od.Cluster.PodsOnNode("node-2") {
+				victim = p.Name
+			}
+			before := podImages(roll)
+			if o := c.Run(SideOnDelete, "kubectl delete pod "+victim); o.ExitCode != 0 {
+				t.Fatalf("delete: %s", o.Stderr)
+			}
+			if roll.Elapsed() != od.Elapsed() {
+				t.Fatalf("clocks apart after a waiting delete: %s vs %s", roll.Elapsed(), od.Elapsed())
+			}
+			c.Advance(30 * time.Second)
+			now := podImages(od)
+			for _, n := range nodes {
+				want := "nginx:1.23"
+				if n == "node-2" {
+					want = "nginx:1.23.3"
+				}
+				if now[n] != want {
+					t.Errorf("OnDelete side after deleting %s: %s runs %q, want %q", victim, n, now[n], want)
+				}
+			}
+			if p := c.Progress(SideOnDelete); p.Updated != 1 {
+				t.Errorf("OnDelete side progress %+v, want 1 updated", p)
+			}
+			if after := podImages(roll); len(after) != len(before) {
+				t.Errorf("the delete touched the rolling side: %v -> %v", before, after)
+			}
+			// both timelines can go back to the change
+			r0, o0, err := c.Seek(c.ChangeAt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r0.Elapsed() != c.ChangeAt || o0.Elapsed() != c.ChangeAt {
+				t.Errorf("seek to the change: %s / %s", r0.Elapsed(), o0.Elapsed())
+			}
+		})
+	}
+}
+
+// TestComparisonErrors covers NewComparison's refusals.
+func TestComparisonErrors(t *testing.T) {
+	base := compareBase(t)
+	setImage := Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:2"}
+	for _, tc := range []struct {
+		name string
+		o    CompareOptions
+		want string
+	}{
+		{"no daemonset", CompareOptions{Base: base, Name: "nope", Change: setImage}, "does not exist"},
+		{"bad maxUnavailable", CompareOptions{Base: base, Name: "web", MaxUnavailable: "x", Change: setImage}, `maxUnavailable "x"`},
+		{"invalid strategy", CompareOptions{Base: base, Name: "web", MaxUnavailable: "0", MaxSurge: "0", Change: setImage}, "setting the strategy"},
+		{"change fails", CompareOptions{Base: base, Name: "web", Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nope=nginx:2"}}, "the change"},
+		{"change sets the strategy", CompareOptions{Base: base, Name: "web", Change: Input{Kind: InputApply, Name: "ds.yaml", Text: tlDS(-1, 0, "nginx:2")}}, "leave the strategy out"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewComparison(tc.o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestComparisonBaseWithEdit: a base session that saved a `kubectl edit`
+// replays on both sides (the FinishEdit input refers to the session by the
+// index of the input that opened it).
+func TestComparisonBaseWithEdit(t *testing.T) {
+	r := NewRecorder(Options{})
+	if _, err := r.Apply("ds.yaml", tlDS(1, 0, "nginx:1.23")); err != nil {
+		t.Fatal(err)
+	}
+	r.Advance(2500 * time.Millisecond)
+	r.Advance(2500 * time.Millisecond) // merged with the previous one
+	o := r.Run("kubectl edit ds web")
+	if o.Edit == nil {
+		t.Fatalf("edit did not open: %s", o.Stderr)
+	}
+	if o := r.FinishEdit(o.Edit, strings.Replace(o.Edit.Text, "image: nginx:1.23", "image: nginx:1.22", 1)); o.ExitCode != 0 {
+		t.Fatalf("edit: %s", o.Stderr)
+	}
+	r.Advance(time.Minute)
+	c, err := NewComparison(CompareOptions{Base: r.Inputs(), Name: "web",
+		Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:1.23.3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []Side{SideRollingUpdate, SideOnDelete} {
+		s, err := c.Side(side).Seek(c.ChangeAt - time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, img := range podImages(s) {
+			if img != "nginx:1.22" {
+				t.Errorf("%s side before the change: %s runs %s, want the edited nginx:1.22", side, n, img)
+			}
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// maxRange bounds the names one `node add NAME{A..B}` creates.
+const maxRange = 5000
+
+// expandRange expands one {A..B} range in a node name (worker-{1..3} ->
+// worker-1, worker-2, worker-3). A name without braces is returned alone.
+// Errors: a malformed range, B < A, or more than maxRange names.
+func expandRange(name string) ([]string, error) {
+	open := strings.Index(name, "{")
+	if open < 0 {
+		return []string{name}, nil
+	}
+	close := strings.Index(name[open:], "}")
+	if close < 0 {
+		return nil, fmt.Errorf("bad node name %q: unclosed {", name)
+	}
+	close += open
+	a, b, ok := strings.Cut(name[open+1:close], "..")
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || from < 0 || to < from {
+		return nil, fmt.Errorf("bad node name range %q: want {A..B} with 0 <= A <= B", name[open:close+1])
+	}
+	if to-from+1 > maxRange {
+		return nil, fmt.Errorf("node name range %q names more than %d nodes", name[open:close+1], maxRange)
+	}
+	prefix, suffix := name[:open], name[close+1:]
+	if strings.ContainsAny(suffix, "{}") {
+		return nil, fmt.Errorf("bad node name %q: only one {A..B} range is allowed", name)
+	}
+	out := make([]string, 0, to-from+1)
+	for i := from; i <= to; i++ {
+		out = append(out, prefix+strconv.Itoa(i)+suffix)
+	}
+	return out, nil
+}
+
+// resolvePod finds the pod a scenario names: a pod name in the default
+// namespace, or [PREFIX]@NODE, the single pod bound to NODE that is neither
+// terminating nor terminal and whose name starts with PREFIX. Errors say
+// how many pods matched.
+func resolvePod(sim *engine.Simulation, ref string) (*api.Pod, error) {
+	prefix, node, ok := strings.Cut(ref, "@")
+	if !ok {
+		p := sim.Cluster.Pod(api.DefaultNamespace, ref)
+		if p == nil {
+			return nil, cluster.NotFound("pods", ref)
+		}
+		return p, nil
+	}
+	var found []*api.Pod
+	for _, p := range sim.Cluster.PodsOnNode(node) {
+		if p.Namespace == api.DefaultNamespace && p.DeletionTimestamp == nil && !p.IsTerminal() && strings.HasPrefix(p.Name, prefix) {
+			found = append(found, p)
+		}
+	}
+	if len(found) != 1 {
+		var names []string
+		for _, p := range found {
+			names = append(names, p.Name)
+		}
+		return nil, fmt.Errorf("pod %s: %d running pods on node %s start with %q, want exactly one %v", ref, len(found), node, prefix, names)
+	}
+	return found[0], nil
+}
+
+// podPhase runs `pod fail REF` (engine.Simulation.FailPod) or
+// `pod succeed REF`: the pod's containers exit 0 and the pod becomes
+// Succeeded, as test/integration/daemonset
+// TestSimpleDaemonSetRestartsPodsOnTerminalPhase sets it through the status
+// API (the kubelet would restart a restartPolicy Always container instead).
+func podPhase(sim *engine.Simulation, verb, ref string) error {
+	p, err := resolvePod(sim, ref)
+	if err != nil {
+		return err
+	}
+	if verb == "fail" {
+		return sim.FailPod(p.Namespace, p.Name)
+	}
+	if p.IsTerminal() {
+		return fmt.Errorf("pod %q is already %s", p.Name, p.Status.Phase)
+	}
+	c := sim.Cluster
+	now := c.Now()
+	p.Status.Phase = api.PodSucceeded
+	for i := range p.Status.ContainerStatuses {
+		cs := &p.Status.ContainerStatuses[i]
+		started := now
+		if cs.State.Running != nil {
+			started = cs.State.Running.StartedAt
+		}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0, Reason: "Completed", StartedAt: started, FinishedAt: now}}
+		cs.Ready = false
+		cs.Started = api.BoolPtr(false)
+	}
+	for i := range p.Status.Conditions {
+		cd := &p.Status.Conditions[i]
+		if (cd.Type == api.PodReady || cd.Type == api.ContainersReady) && cd.Status != api.ConditionFalse {
+			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, "PodCompleted", now
+		}
+	}
+	if err := c.UpdatePod(p); err != nil {
+		return err
+	}
+	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "SucceedPod", Object: "Pod/" + p.Namespace + "/" + p.Name, Node: p.Spec.NodeName,
+		Action: "succeed", Reason: "the pod's containers exited 0: phase Succeeded"})
+	sim.Settle()
+	return nil
+}
+
+// decisionFilter selects decisions by component, action and upstream
+// function (empty = any).
+type decisionFilter struct{ component, action, fn string }
+
+func parseDecisionFilter(args []string) (decisionFilter, error) {
+	var f decisionFilter
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("bad decisions flag %q: want --component=C, --action=A or --func=F", a)
+		}
+		switch k {
+		case "--component":
+			f.component = v
+		case "--action":
+			f.action = v
+		case "--func":
+			f.fn = v
+		default:
+			return f, fmt.Errorf("unknown decisions flag %q: want --component, --action or --func", k)
+		}
+	}
+	return f, nil
+}
+
+func (f decisionFilter) matches(d cluster.Decision) bool {
+	return (f.component == "" || d.Component == f.component) &&
+		(f.action == "" || d.Action == f.action) &&
+		(f.fn == "" || d.Func == f.fn)
+}
+
+// podArgs reads the arguments of a pod command, `VERB POD` or, for
+// unready and ready, `VERB POD [-n NS | --namespace NS | --namespace=NS]`,
+// into [VERB, POD, NS] (NS empty when not given).
+func podArgs(f []string) ([]string, bool) {
+	if len(f) < 2 {
+		return nil, false
+	}
+	switch f[0] {
+	case "fail", "succeed":
+		return []string{f[0], f[1], ""}, len(f) == 2
+	case "unready", "ready":
+	default:
+		return nil, false
+	}
+	var name, ns string
+	for i := 1; i < len(f); i++ {
+		switch a := f[i]; {
+		case a == "-n" || a == "--namespace":
+			if i+1 >= len(f) {
+				return nil, false
+			}
+			i++
+			ns = f[i]
+		case strings.HasPrefix(a, "--namespace="):
+			ns = strings.TrimPrefix(a, "--namespace=")
+		case strings.HasPrefix(a, "-") || name != "":
+			return nil, false
+		default:
+			name = a
+		}
+	}
+	return []string{f[0], name, ns}, name != ""
+}
+
+// podReadiness runs `pod unready POD [-n NS]` and `pod ready POD [-n NS]`
+// (engine.Simulation.SetPodReadiness): the pod's readiness probes start
+// failing or pass again, and the kubelet flips its readiness.
+func podReadiness(sim *engine.Simulation, ready bool, ref, ns string) error {
+	if ns != "" {
+		return sim.SetPodReadiness(ns, ref, ready)
+	}
+	p, err := resolvePod(sim, ref)
+	if err != nil {
+		return err
+	}
+	return sim.SetPodReadiness(p.Namespace, p.Name, ready)
+}

@@ -1,0 +1,577 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+)
+
+// The compare view (#compare; the "Compare strategies" button, or ?compare):
+// the live cluster (the Recorder's inputs as the comparison's Base), one
+// DaemonSet and one template change (kubectl set image, prefilled with the
+// next tag of the current image) run under RollingUpdate (the chosen
+// maxUnavailable and maxSurge) and under OnDelete, side by side, on one
+// clock (engine.Comparison). While it is open the clock controls drive the
+// comparison and the main cluster waits; Exit returns to it unchanged. Each
+// side shows kubectl rollout status's numbers (engine.ProgressOf), its
+// message, and the DaemonSet's pods per node coloured by revision (the
+// classes of rollout.go). A pod chip is a button: it selects the pod, and
+// "Delete pod" runs `kubectl delete pod NAME` on that side, so the learner
+// sees the replacement come back from the current template.
+
+// maxCompareNodes bounds the node cards drawn per side (the numbers count
+// every node).
+const maxCompareNodes = 60
+
+type compareView struct {
+	a  *app
+	c  *engine.Comparison
+	on bool
+
+	root, layout, form, dsSel, ctrSel, image, mu, ms, errEl, clock, title js.Value
+
+	sides     [2]*compareSide
+	lastClock string
+	// ns and name are the DaemonSet compared.
+	ns, name string
+}
+
+type compareSide struct {
+	side                                             engine.Side
+	root, head, bar, upd, avl, nums, msg, nodes, out js.Value
+	act, actName, del                                js.Value
+	sn                                               *engine.Snapshotter
+	snFor                                            *engine.Simulation
+	lastRV                                           int64
+	selected                                         string
+}
+
+func newCompare(a *app) *compareView {
+	v := &compareView{
+		a:      a,
+		root:   byID("compare"),
+		layout: document.Call("querySelector", "main.layout"),
+		form:   byID("cmp-form"),
+		dsSel:  byID("cmp-ds"),
+		ctrSel: byID("cmp-container"),
+		image:  byID("cmp-image"),
+		mu:     byID("cmp-mu"),
+		ms:     byID("cmp-ms"),
+		errEl:  byID("cmp-error"),
+		clock:  byID("cmp-clock"),
+		title:  byID("cmp-title"),
+	}
+	if !v.ok() {
+		return v
+	}
+	box := byID("cmp-sides")
+	for i := range v.sides {
+		v.sides[i] = newCompareSide(a, v, engine.Side(i))
+		box.Call("appendChild", v.sides[i].root)
+	}
+	if b := byID("compare-open"); !b.IsNull() {
+		a.listen(dom.WrapElement(b), "click", func(dom.Event) { v.open("") })
+	}
+	a.listen(dom.WrapElement(byID("cmp-exit")), "click", func(dom.Event) { v.exit() })
+	a.listen(dom.WrapElement(v.form), "submit", func(ev dom.Event) {
+		ev.PreventDefault()
+		v.start()
+	})
+	a.listen(dom.WrapElement(v.dsSel), "change", func(dom.Event) {
+		v.fillForm(v.dsSel.Get("value").String(), true)
+	})
+	a.listen(dom.WrapElement(v.ctrSel), "change", func(dom.Event) {
+		v.fillForm(v.dsSel.Get("value").String(), false)
+	})
+	a.listen(dom.WrapElement(v.root), "keydown", func(ev dom.Event) {
+		if ev.Underlying().Get("key").String() == "Escape" {
+			for _, s := range v.sides {
+				if s.selected != "" {
+					s.choose("")
+					return
+				}
+			}
+		}
+	})
+	return v
+}
+
+func (v *compareView) ok() bool {
+	return v != nil && !v.root.IsNull() && !v.form.IsNull() && !v.layout.IsNull()
+}
+
+// active reports whether the compare view is open.
+func (v *compareView) active() bool { return v != nil && v.on }
+
+func newCompareSide(a *app, v *compareView, s engine.Side) *compareSide {
+	cs := &compareSide{side: s, lastRV: -1}
+	cs.root = el("section", "cmp-side")
+	cs.root.Get("dataset").Set("side", s.String())
+	cs.root.Call("setAttribute", "aria-label", s.String()+" side")
+	cs.head = el("div", "cmp-side-head")
+	cs.bar = el("div", "cmp-bar")
+	cs.bar.Call("setAttribute", "role", "progressbar")
+	cs.bar.Call("setAttribute", "aria-label", s.String()+": pods updated")
+	cs.bar.Call("setAttribute", "aria-valuemin", "0")
+	cs.upd = el("span", "cmp-upd")
+	cs.avl = el("span", "cmp-avl")
+	appendAll(cs.bar, cs.upd, cs.avl)
+	cs.nums = el("span", "cmp-nums")
+	cs.msg = el("p", "cmp-msg")
+	cs.act = el("div", "cmp-act")
+	cs.act.Set("hidden", true)
+	cs.actName = el("span", "cmp-act-name")
+	cs.del = textEl("button", "primary cmp-del", "Delete pod")
+	cs.del.Set("type", "button")
+	cancel := textEl("button", "ctl", "Cancel")
+	cancel.Set("type", "button")
+	appendAll(cs.act, cs.actName, cs.del, cancel)
+	cs.nodes = el("div", "cmp-nodes")
+	cs.out = el("pre", "cmp-out")
+	cs.out.Call("setAttribute", "aria-live", "polite")
+	cs.out.Call("setAttribute", "aria-label", s.String()+" side: kubectl output")
+	appendAll(cs.root, cs.head, appendAll(el("div", "cmp-row"), cs.bar, cs.nums), cs.msg, cs.act, cs.nodes, cs.out)
+
+	a.listen(dom.WrapElement(cs.nodes), "click", func(ev dom.Event) {
+		chip := ev.Underlying().Get("target").Call("closest", "[data-pod]")
+		if chip.IsNull() {
+			return
+		}
+		name := chip.Get("dataset").Get("pod").String()
+		if name == cs.selected {
+			cs.choose("")
+		} else {
+			cs.choose(name)
+		}
+	})
+	a.listen(dom.WrapElement(cs.del), "click", func(dom.Event) { v.deletePod(cs) })
+	a.listen(dom.WrapElement(cancel), "click", func(dom.Event) { cs.choose("") })
+	return cs
+}
+
+// choose selects pod name on this side ("" clears) and offers to delete it.
+func (cs *compareSide) choose(name string) {
+	cs.selected = name
+	cs.lastRV = -1 // redraw the selection
+	if name == "" {
+		cs.act.Set("hidden", true)
+		return
+	}
+	cs.actName.Set("textContent", "pod "+name+" ("+cs.side.String()+" side)")
+	cs.del.Set("textContent", "Delete pod "+name)
+	cs.del.Call("setAttribute", "aria-label", "Delete pod "+name+" on the "+cs.side.String()+" side")
+	cs.act.Set("hidden", false)
+	cs.del.Call("focus")
+}
+
+// open shows the compare view for DaemonSet key ("namespace/name"; "" =
+// the first) with the form's defaults, and starts the comparison.
+func (v *compareView) open(key string) string {
+	if !v.ok() {
+		return "the page has no compare view"
+	}
+	v.a.flushJobs()
+	if v.a.tl.ok() && v.a.tl.past {
+		v.a.tl.toLive()
+	}
+	v.a.kc.stopWatch()
+	dss := v.a.rec.Live().Cluster.DaemonSets()
+	clear(v.dsSel)
+	for _, ds := range dss {
+		k := ds.Namespace + "/" + ds.Name
+		o := textEl("option", "", k)
+		o.Set("value", k)
+		v.dsSel.Call("appendChild", o)
+		if key == "" {
+			key = k
+		}
+	}
+	v.on = true
+	v.layout.Set("hidden", true)
+	v.root.Set("hidden", false)
+	document.Get("documentElement").Get("classList").Call("add", "comparing")
+	if b := byID("compare-open"); !b.IsNull() {
+		b.Call("setAttribute", "aria-expanded", "true")
+	}
+	v.lastClock = ""
+	if key == "" {
+		v.showError("No DaemonSet to compare: apply one first (Exit, then Apply a DaemonSet manifest).")
+		v.c = nil
+		v.drawAll()
+		v.title.Call("focus")
+		return "no DaemonSet"
+	}
+	v.dsSel.Set("value", key)
+	v.fillForm(key, true)
+	msg := v.start()
+	v.title.Call("focus")
+	return msg
+}
+
+// fillForm prefills the form for DaemonSet key: its containers, the next
+// tag of the chosen container's image, and (when newDS) its current
+// maxUnavailable and maxSurge (1 and 0 when it is not RollingUpdate).
+func (v *compareView) fillForm(key string, newDS bool) {
+	ns, name, _ := strings.Cut(key, "/")
+	ds := v.a.rec.Live().Cluster.DaemonSet(ns, name)
+	if ds == nil {
+		return
+	}
+	ctrs := ds.Spec.Template.Spec.Containers
+	if newDS {
+		clear(v.ctrSel)
+		for _, c := range ctrs {
+			o := textEl("option", "", c.Name)
+			o.Set("value", c.Name)
+			v.ctrSel.Call("appendChild", o)
+		}
+		mu, ms := "1", "0"
+		if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+			if ru.MaxUnavailable != nil {
+				mu = ru.MaxUnavailable.String()
+			}
+			if ru.MaxSurge != nil {
+				ms = ru.MaxSurge.String()
+			}
+		}
+		v.mu.Set("value", mu)
+		v.ms.Set("value", ms)
+	}
+	ctr := v.ctrSel.Get("value").String()
+	for _, c := range ctrs {
+		if c.Name == ctr {
+			v.image.Set("value", nextTag(c.Image))
+		}
+	}
+}
+
+// start builds the comparison from the form; "" or the error shown.
+func (v *compareView) start() string {
+	key := v.dsSel.Get("value").String()
+	ns, name, _ := strings.Cut(key, "/")
+	ctr := strings.TrimSpace(v.ctrSel.Get("value").String())
+	img := strings.TrimSpace(v.image.Get("value").String())
+	if name == "" || ctr == "" || img == "" {
+		return v.showError("Choose a DaemonSet, a container and the new image.")
+	}
+	rec := v.a.rec
+	t0 := nowMs()
+	c, err := engine.NewComparison(engine.CompareOptions{
+		Options:        rec.Options(),
+		Base:           rec.Inputs(),
+		Namespace:      ns,
+		Name:           name,
+		MaxUnavailable: strings.TrimSpace(v.mu.Get("value").String()),
+		MaxSurge:       strings.TrimSpace(v.ms.Get("value").String()),
+		Change:         engine.Input{Kind: engine.InputRun, Line: fmt.Sprintf("kubectl set image daemonset/%s %s=%s -n %s", name, ctr, img, ns)},
+	})
+	if err != nil {
+		v.c = nil
+		v.drawAll()
+		return v.showError(err.Error())
+	}
+	global.Get("console").Call("debug", fmt.Sprintf("compare: built both sides in %.0f ms", nowMs()-t0))
+	v.c, v.ns, v.name = c, ns, name
+	v.errEl.Set("hidden", true)
+	for _, s := range v.sides {
+		s.selected, s.lastRV, s.sn, s.snFor = "", -1, nil, nil
+		s.act.Set("hidden", true)
+		s.out.Set("textContent", "")
+	}
+	v.root.Get("dataset").Set("ds", key)
+	v.drawAll()
+	return ""
+}
+
+func (v *compareView) showError(msg string) string {
+	v.errEl.Set("textContent", msg)
+	v.errEl.Set("hidden", false)
+	return msg
+}
+
+// exit closes the compare view; the main cluster is as it was.
+func (v *compareView) exit() {
+	if !v.on {
+		return
+	}
+	v.on = false
+	v.c = nil
+	v.root.Set("hidden", true)
+	v.layout.Set("hidden", false)
+	document.Get("documentElement").Get("classList").Call("remove", "comparing")
+	b := byID("compare-open")
+	if !b.IsNull() {
+		b.Call("setAttribute", "aria-expanded", "false")
+	}
+	v.a.view.lastClock = "" // the clock shows the main cluster again
+	v.a.view.render(true)
+	if !b.IsNull() {
+		b.Call("focus")
+	}
+}
+
+// advance moves both sides on by d.
+func (v *compareView) advance(d time.Duration) {
+	if v.c != nil && d > 0 {
+		v.c.Advance(d)
+	}
+}
+
+// deletePod runs `kubectl delete pod NAME` on cs's side (it waits for the
+// pod to go, as kubectl does; the other side is advanced to the same time).
+func (v *compareView) deletePod(cs *compareSide) {
+	if v.c == nil || cs.selected == "" {
+		return
+	}
+	line := fmt.Sprintf("kubectl delete pod %s -n %s", cs.selected, v.ns)
+	out := v.c.Run(cs.side, line)
+	text := "$ " + line + "\n" + out.Stdout + out.Stderr
+	cs.out.Set("textContent", text)
+	cs.choose("")
+	v.drawAll()
+}
+
+// frame draws the comparison (once per animation frame while open).
+func (v *compareView) frame() {
+	if !v.on {
+		return
+	}
+	v.drawAll()
+}
+
+func (v *compareView) drawAll() {
+	el := time.Duration(0)
+	if v.c != nil {
+		el = v.c.Elapsed()
+	}
+	c := formatElapsed(el)
+	if c != v.lastClock {
+		v.lastClock = c
+		v.clock.Set("textContent", c)
+	}
+	// The top bar's clock shows the comparison's time while it is open
+	// (the main view's render puts the main cluster's back; exit redraws it).
+	if v.a.view.lastClock != c {
+		v.a.view.lastClock = c
+		v.a.view.clock.Set("textContent", c)
+	}
+	for _, s := range v.sides {
+		v.drawSide(s)
+	}
+}
+
+// drawSide redraws one side when its store changed.
+func (v *compareView) drawSide(cs *compareSide) {
+	if v.c == nil {
+		clear(cs.nodes)
+		cs.head.Set("textContent", cs.side.String())
+		cs.msg.Set("textContent", "")
+		cs.nums.Set("textContent", "")
+		cs.lastRV = -1
+		return
+	}
+	sim := v.c.Side(cs.side).Live()
+	rv := sim.Cluster.ResourceVersion()
+	if rv == cs.lastRV {
+		return
+	}
+	cs.lastRV = rv
+	if cs.snFor != sim {
+		cs.snFor, cs.sn = sim, sim.NewSnapshotter()
+	}
+	snap := cs.sn.Snapshot()
+	var d *engine.DaemonSetView
+	for i := range snap.DaemonSets {
+		if snap.DaemonSets[i].Namespace == v.ns && snap.DaemonSets[i].Name == v.name {
+			d = &snap.DaemonSets[i]
+		}
+	}
+	pr := engine.ProgressOf(sim, v.ns, v.name)
+	head := cs.side.String()
+	if d != nil && d.Strategy == "RollingUpdate" {
+		head += fmt.Sprintf(" · maxUnavailable %s · maxSurge %s", orDash(d.MaxUnavailable), orDash(d.MaxSurge))
+	}
+	if d != nil && d.Strategy != "RollingUpdate" {
+		head += " · pods change only when you delete them"
+	}
+	cs.head.Set("textContent", head)
+	pct := func(n int32) string {
+		if pr.Desired <= 0 {
+			return "0%"
+		}
+		return strconv.FormatFloat(100*float64(min(n, pr.Desired))/float64(pr.Desired), 'f', 2, 64) + "%"
+	}
+	cs.upd.Get("style").Set("width", pct(pr.Updated))
+	cs.avl.Get("style").Set("width", pct(pr.Available))
+	cls := "cmp-upd"
+	if d != nil {
+		cls += " " + revClass(d.UpdateRevision)
+	}
+	cs.upd.Set("className", cls)
+	cs.bar.Call("setAttribute", "aria-valuemax", strconv.Itoa(int(pr.Desired)))
+	cs.bar.Call("setAttribute", "aria-valuenow", strconv.Itoa(int(pr.Updated)))
+	cs.bar.Call("setAttribute", "aria-valuetext", fmt.Sprintf("%d of %d pods updated, %d available", pr.Updated, pr.Desired, pr.Available))
+	ds := cs.root.Get("dataset")
+	ds.Set("desired", pr.Desired)
+	ds.Set("updated", pr.Updated)
+	ds.Set("available", pr.Available)
+	ds.Set("done", strconv.FormatBool(pr.Done))
+	cs.nums.Set("textContent", fmt.Sprintf("updated %d/%d · available %d/%d", pr.Updated, pr.Desired, pr.Available, pr.Desired))
+	msg := ""
+	if d != nil {
+		msg = d.RolloutMessage
+		if d.Strategy != "RollingUpdate" {
+			msg = fmt.Sprintf("%d of %d pods on the new revision. kubectl rollout status says: %s", pr.Updated, pr.Desired, d.RolloutMessage)
+		}
+	}
+	cs.msg.Set("textContent", msg)
+	cs.msg.Get("classList").Call("toggle", "done", pr.Done && d != nil && d.Strategy == "RollingUpdate")
+
+	updRev := int64(0)
+	if d != nil {
+		updRev = d.UpdateRevision
+	}
+	frag := document.Call("createDocumentFragment")
+	shown := 0
+	pinned := map[string][]engine.PodView{}
+	for _, p := range snap.Pending {
+		if p.Target != "" && p.Owner == v.name && p.Namespace == v.ns {
+			pinned[p.Target] = append(pinned[p.Target], p)
+		}
+	}
+	for _, n := range snap.Nodes {
+		pods := pinned[n.Name]
+		for _, p := range n.Pods {
+			if p.Owner == v.name && p.Namespace == v.ns {
+				pods = append(pods, p)
+			}
+		}
+		if len(pods) == 0 {
+			continue
+		}
+		if shown == maxCompareNodes {
+			frag.Call("appendChild", textEl("p", "hint", "… more nodes (the numbers above count them all)"))
+			break
+		}
+		shown++
+		card := el("div", "cmp-node")
+		card.Get("dataset").Set("node", n.Name)
+		card.Call("appendChild", textEl("span", "cmp-node-name", n.Name))
+		for _, p := range pods {
+			card.Call("appendChild", v.chip(cs, p, updRev))
+		}
+		frag.Call("appendChild", card)
+	}
+	if shown == 0 {
+		frag.Call("appendChild", textEl("p", "hint", "No pod of this DaemonSet on any node."))
+	}
+	clear(cs.nodes)
+	cs.nodes.Call("appendChild", frag)
+}
+
+// chip is one pod as a button coloured by phase and revision.
+func (v *compareView) chip(cs *compareSide, p engine.PodView, updRev int64) js.Value {
+	b := el("button", "")
+	b.Set("type", "button")
+	cls := "pod still cmp-pod phase-" + phaseClass(p)
+	old := p.RevisionNumber != updRev
+	tag := "r?"
+	if p.RevisionNumber > 0 {
+		tag = "r" + strconv.FormatInt(p.RevisionNumber, 10)
+		cls += " has-rev " + revClass(p.RevisionNumber)
+	}
+	if old {
+		cls += " rev-old"
+	}
+	if p.Name == cs.selected {
+		cls += " selected"
+	}
+	b.Set("className", cls)
+	dsx := b.Get("dataset")
+	dsx.Set("pod", p.Name)
+	dsx.Set("rev", strconv.FormatInt(p.RevisionNumber, 10))
+	dsx.Set("image", p.Image)
+	dsx.Set("status", p.Status)
+	dsx.Set("old", strconv.FormatBool(old))
+	rt := textEl("span", "rev-tag "+revClass(p.RevisionNumber), tag)
+	if old {
+		rt.Get("classList").Call("add", "old")
+	}
+	appendAll(b, textEl("span", "pod-name", p.Name), rt, textEl("span", "pod-status", p.Status+" · "+p.Ready), textEl("span", "pod-image", p.Image))
+	state := "current revision"
+	if old {
+		state = "outdated revision"
+	}
+	b.Call("setAttribute", "aria-label", fmt.Sprintf("pod %s, %s, image %s, revision %d (%s): select to delete it", p.Name, p.Status, p.Image, p.RevisionNumber, state))
+	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(p.Name == cs.selected))
+	return b
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// nextTag suggests the image after ref: the last number in its tag plus
+// one ("nginx:1.23.3" -> "nginx:1.23.4", "fluentd:v2.5.2" -> "fluentd:v2.5.3"),
+// a tag without a number gets "-2", no tag (or a digest) ":2".
+func nextTag(ref string) string {
+	if i := strings.Index(ref, "@"); i >= 0 {
+		return ref[:i] + ":2"
+	}
+	slash := strings.LastIndex(ref, "/")
+	colon := strings.LastIndex(ref, ":")
+	if colon <= slash {
+		return ref + ":2"
+	}
+	tag := ref[colon+1:]
+	end := len(tag)
+	for end > 0 && (tag[end-1] < '0' || tag[end-1] > '9') {
+		end--
+	}
+	if end == 0 {
+		return ref + "-2"
+	}
+	start := end
+	for start > 0 && tag[start-1] >= '0' && tag[start-1] <= '9' {
+		start--
+	}
+	n, err := strconv.Atoi(tag[start:end])
+	if err != nil {
+		return ref + "-2"
+	}
+	return ref[:colon+1] + tag[:start] + strconv.Itoa(n+1) + tag[end:]
+}
+
+// compareHooks adds the compare view's calls to window.dsplay.
+func (v *compareView) hooks(o js.Value) {
+	a := v.a
+	o.Set("compare", a.hook("dsplay.compare", func(args []js.Value) any {
+		key := ""
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			key = args[0].String()
+		}
+		return v.open(key)
+	}))
+	o.Set("compareExit", a.hook("dsplay.compareExit", func([]js.Value) any { v.exit(); return nil }))
+	o.Set("compareState", a.hook("dsplay.compareState", func([]js.Value) any {
+		if v.c == nil {
+			return nil
+		}
+		side := func(s engine.Side) any {
+			p := v.c.Progress(s)
+			return map[string]any{"desired": p.Desired, "updated": p.Updated, "available": p.Available, "done": p.Done}
+		}
+		return map[string]any{"elapsed": v.c.Elapsed().Seconds(), "rollingUpdate": side(engine.SideRollingUpdate), "onDelete": side(engine.SideOnDelete)}
+	}))
+}
