@@ -269,6 +269,9 @@ type Recorder struct {
 	ckMax   int
 	ckEvery time.Duration
 	ckLast  time.Duration
+	// ckNodes bounds the nodes summed over the held checkpoints (0: no
+	// bound), see SetCheckpointNodeBudget.
+	ckNodes int
 	// CheckpointErr is set (and checkpoints turned off) when the
 	// simulation could not be copied (see deepCopy).
 	CheckpointErr error
@@ -276,8 +279,9 @@ type Recorder struct {
 
 // checkpoint is a deep copy of the simulation at input-log point pos.
 type checkpoint struct {
-	pos pos
-	sim *Simulation
+	pos   pos
+	sim   *Simulation
+	nodes int // the copy's node count, for the node budget
 }
 
 // mark is what the cursor looked like after the Recorder last moved it; a
@@ -694,6 +698,14 @@ func (r *Recorder) SetCheckpoints(max int, every time.Duration) {
 	}
 }
 
+// SetCheckpointNodeBudget bounds the memory checkpoints hold: the node
+// counts of the held copies add up to at most n (a copy costs roughly
+// 20-25 KB per node with one daemon pod each: see
+// BenchmarkTimelineRollout1000). A copy that would go over drops older
+// ones (thinning, as when max is exceeded); a cluster of more than n nodes
+// takes none and seeks replay from the start. n <= 0 removes the bound.
+func (r *Recorder) SetCheckpointNodeBudget(n int) { r.ckNodes = n }
+
 // Checkpoints returns the virtual times of the checkpoints held.
 func (r *Recorder) Checkpoints() []time.Duration {
 	out := make([]time.Duration, len(r.ckpts))
@@ -722,24 +734,59 @@ func (r *Recorder) maybeCheckpoint() {
 	if len(r.ckpts) > 0 && now-r.ckLast < r.ckEvery {
 		return
 	}
+	nodes := r.live.Cluster.NodeCount()
+	if r.ckNodes > 0 {
+		if nodes > r.ckNodes {
+			// one copy alone is over budget: replay serves this size
+			return
+		}
+		for held := r.heldNodes(); len(r.ckpts) > 0 && held+nodes > r.ckNodes; held = r.heldNodes() {
+			r.thinCheckpoints()
+		}
+	}
 	sim, err := r.live.clone()
 	if err != nil {
 		r.CheckpointErr, r.ckpts = err, nil
 		return
 	}
-	r.ckpts = append(r.ckpts, checkpoint{pos: r.livePos(), sim: sim})
+	r.ckpts = append(r.ckpts, checkpoint{pos: r.livePos(), sim: sim, nodes: nodes})
 	r.ckLast = now
 	if len(r.ckpts) > r.ckMax {
-		kept := r.ckpts[:0]
-		for i, c := range r.ckpts {
-			if i%2 == 0 || i == len(r.ckpts)-1 {
-				kept = append(kept, c)
-			}
-		}
-		clear(r.ckpts[len(kept):])
-		r.ckpts = kept
-		r.ckEvery *= 2
+		r.thinCheckpoints()
 	}
+}
+
+// heldNodes is the node count summed over the held checkpoints.
+func (r *Recorder) heldNodes() int {
+	n := 0
+	for _, c := range r.ckpts {
+		n += c.nodes
+	}
+	return n
+}
+
+// thinCheckpoints drops every other checkpoint (keeping the first and the
+// last) and doubles the interval, so the rest stay spread over the whole
+// timeline. With two or fewer it drops the oldest, so every call frees one.
+func (r *Recorder) thinCheckpoints() {
+	n := len(r.ckpts)
+	if n <= 2 {
+		if n > 0 {
+			copy(r.ckpts, r.ckpts[1:])
+			clear(r.ckpts[n-1:])
+			r.ckpts = r.ckpts[:n-1]
+		}
+		return
+	}
+	kept := r.ckpts[:0]
+	for i, c := range r.ckpts {
+		if i%2 == 0 || i == n-1 {
+			kept = append(kept, c)
+		}
+	}
+	clear(r.ckpts[len(kept):])
+	r.ckpts = kept
+	r.ckEvery *= 2
 }
 
 // checkpointFor returns the latest checkpoint at or before p from which

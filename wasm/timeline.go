@@ -32,12 +32,22 @@ const maxTimelineMarks = 200
 const timelineRedrawMs = 250
 
 // Checkpoints of the live cluster the Recorder keeps, so that scrubbing
-// back replays from the nearest one instead of from the start (the engine
-// helper's suggestion: about 21-24 MB each at 1,000 nodes).
+// back replays from the nearest one instead of from the start. A copy
+// costs about 20-25 KB per node (21-24 MB at 1,000 nodes) and takes up to
+// a few hundred milliseconds in wasm, so the copies held add up to at most
+// timelineCheckpointNodes nodes (about 60-75 MB): 8 copies of a small
+// cluster, 3 at 1,000 nodes, none above 3,000 (seeks replay instead).
 const (
 	timelineCheckpoints     = 8
 	timelineCheckpointEvery = 30 * time.Second
+	timelineCheckpointNodes = 3000
 )
+
+// setCheckpoints gives r the page's checkpoint policy.
+func setCheckpoints(r *engine.Recorder) {
+	r.SetCheckpoints(timelineCheckpoints, timelineCheckpointEvery)
+	r.SetCheckpointNodeBudget(timelineCheckpointNodes)
+}
 
 // pastDisabled are the controls that change the cluster, disabled while a
 // past step is shown.
@@ -94,7 +104,7 @@ func newTimeline(a *app) *timeline {
 	if t.root.IsNull() || t.rng.IsNull() || t.bar.IsNull() {
 		return t // an older index.html: no timeline
 	}
-	a.rec.SetCheckpoints(timelineCheckpoints, timelineCheckpointEvery)
+	setCheckpoints(a.rec)
 	t.liveSn = a.view.sn
 	// Dragging fires many input events and a seek replays the cluster (up
 	// to a second or two at 1,000 nodes in wasm): the frame seeks once, to
@@ -255,7 +265,7 @@ func replayToStep(rec *engine.Recorder, i int) (*engine.Recorder, error) {
 		}
 	}
 	nr := engine.NewRecorder(rec.Options())
-	nr.SetCheckpoints(timelineCheckpoints, timelineCheckpointEvery)
+	setCheckpoints(nr)
 	for _, in := range inputs[:n] {
 		if res := nr.Do(in); res.Err != nil && in.Kind == engine.InputFinishEdit {
 			return nil, res.Err
