@@ -43,7 +43,10 @@ spec:
 	if !reflect.DeepEqual(got[0], got[1]) {
 		t.Fatalf("Apply output differs from kubectl apply:\n%+v\n%+v", got[0], got[1])
 	}
-	if len(got[0]) != 2 || !got[0][0].Stderr || got[0][1].Text != "daemonset.apps/agent configured\n" {
+	// kubectl apply warns for each object created without the
+	// annotation (the ServiceAccount, then the DaemonSet)
+	if len(got[0]) != 4 || !got[0][0].Stderr || got[0][1].Text != "serviceaccount/agent configured\n" ||
+		!got[0][2].Stderr || got[0][3].Text != "daemonset.apps/agent configured\n" {
 		t.Fatalf("unexpected output %+v", got[0])
 	}
 }

@@ -15,15 +15,16 @@ func TestApplyFacade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fluentd\n  namespace: kube-system\n---\n" + string(ds)
+	text := "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fluentd\n  namespace: kube-system\n---\n" +
+		"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: fluentd\n---\n" + string(ds)
 	r, err := s.Apply("fluentd.yaml", text)
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
-	if got := strings.Join(r.Lines, "\n"); got != "daemonset.apps/fluentd-elasticsearch created" {
+	if got := strings.Join(r.Lines, "\n"); got != "serviceaccount/fluentd created\ndaemonset.apps/fluentd-elasticsearch created" {
 		t.Errorf("lines %q", got)
 	}
-	if got := strings.Join(r.Skipped, "\n"); got != "serviceaccount/fluentd (v1 ServiceAccount): not simulated, ignored" {
+	if got := strings.Join(r.Skipped, "\n"); got != "clusterrole/fluentd (rbac.authorization.k8s.io/v1 ClusterRole): not simulated, ignored" {
 		t.Errorf("skipped %q", got)
 	}
 	if s.Cluster.DaemonSet("default", "fluentd-elasticsearch") == nil {

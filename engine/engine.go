@@ -21,6 +21,10 @@ type Options struct {
 	// Empty starts with no nodes instead of the default cluster
 	// (control-plane, node-1, node-2).
 	Empty bool
+	// StreamRolloutStatus: `kubectl rollout status` returns at once and
+	// streams its progress through Output.Watch (kubectl.Env's field of
+	// that name), for an interactive console; recorded replays do the same.
+	StreamRolloutStatus bool
 }
 
 // Simulation is one simulated cluster. It is not safe for concurrent use.
@@ -38,6 +42,8 @@ type Simulation struct {
 	// Files are named manifests that `kubectl apply -f NAME` can read
 	// (scenario files, the browser editor's buffer).
 	Files map[string]string
+	// streamRollout is Options.StreamRolloutStatus.
+	streamRollout bool
 }
 
 // New returns a Simulation at virtual time cluster.Epoch, with the default
@@ -47,7 +53,7 @@ func New(o Options) *Simulation {
 	if seed == 0 {
 		seed = 1
 	}
-	s := &Simulation{Cluster: cluster.New(seed), Files: map[string]string{}}
+	s := &Simulation{Cluster: cluster.New(seed), Files: map[string]string{}, streamRollout: o.StreamRolloutStatus}
 	s.comps = newComponents(s.Cluster)
 	if !o.Empty {
 		s.Cluster.AddDefaultNodes()

@@ -90,6 +90,42 @@ func (s *Simulation) RecoverNode(name string) error {
 // does), and a DaemonSet then deletes and replaces it. Errors: NotFound, or
 // the pod is already terminal.
 func (s *Simulation) FailPod(namespace, name string) error {
+	return s.terminatePod(namespace, name, podTermination{
+		phase: api.PodFailed, exitCode: 1, containerReason: "Error", conditionReason: "PodFailed",
+		fn: "FailPod", action: "fail", why: "the pod's containers exited with an error: phase Failed",
+	})
+}
+
+// SucceedPod makes the pod's containers exit 0: the pod becomes Succeeded,
+// as test/integration/daemonset TestSimpleDaemonSetRestartsPodsOnTerminalPhase
+// sets it through the status API (the kubelet would restart a restartPolicy
+// Always container instead), and a DaemonSet then deletes and replaces it.
+// Errors: NotFound, or the pod is already terminal.
+func (s *Simulation) SucceedPod(namespace, name string) error {
+	return s.terminatePod(namespace, name, podTermination{
+		phase: api.PodSucceeded, exitCode: 0, containerReason: "Completed", conditionReason: "PodCompleted",
+		fn: "SucceedPod", action: "succeed", why: "the pod's containers exited 0: phase Succeeded",
+	})
+}
+
+// podTermination describes how terminatePod ends a pod: the terminal phase,
+// the containers' exit code and Terminated reason, the reason set on the
+// Ready/ContainersReady conditions, and the recorded kubelet decision
+// (upstream-style function name, action, explanation).
+type podTermination struct {
+	phase                            string
+	exitCode                         int32
+	containerReason, conditionReason string
+	fn, action, why                  string
+}
+
+// terminatePod moves pod namespace/name (namespace "" = default) to
+// t.phase: every container becomes Terminated (t.exitCode, t.containerReason;
+// StartedAt kept from its Running state), Ready and ContainersReady turn
+// False with t.conditionReason, the pod is written, a kubelet decision is
+// recorded and the simulation settles. Errors: NotFound, or the pod is
+// already terminal.
+func (s *Simulation) terminatePod(namespace, name string, t podTermination) error {
 	if namespace == "" {
 		namespace = api.DefaultNamespace
 	}
@@ -102,28 +138,28 @@ func (s *Simulation) FailPod(namespace, name string) error {
 		return fmt.Errorf("pod %q is already %s", name, p.Status.Phase)
 	}
 	now := c.Now()
-	p.Status.Phase = api.PodFailed
+	p.Status.Phase = t.phase
 	for i := range p.Status.ContainerStatuses {
 		cs := &p.Status.ContainerStatuses[i]
 		started := now
 		if cs.State.Running != nil {
 			started = cs.State.Running.StartedAt
 		}
-		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: "Error", StartedAt: started, FinishedAt: now}}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: t.exitCode, Reason: t.containerReason, StartedAt: started, FinishedAt: now}}
 		cs.Ready = false
 		cs.Started = api.BoolPtr(false)
 	}
 	for i := range p.Status.Conditions {
 		cd := &p.Status.Conditions[i]
 		if (cd.Type == api.PodReady || cd.Type == api.ContainersReady) && cd.Status != api.ConditionFalse {
-			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, "PodFailed", now
+			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, t.conditionReason, now
 		}
 	}
 	if err := c.UpdatePod(p); err != nil {
 		return err
 	}
-	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailPod", Object: "Pod/" + namespace + "/" + name, Node: p.Spec.NodeName,
-		Action: "fail", Reason: "the pod's containers exited with an error: phase Failed"})
+	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: t.fn, Object: "Pod/" + namespace + "/" + name, Node: p.Spec.NodeName,
+		Action: t.action, Reason: t.why})
 	s.Settle()
 	return nil
 }

@@ -24,6 +24,7 @@ spec:
   containers:
   - name: c
     image: busybox
+    command: ["sleep", "infinity"]
 `
 	for _, line := range []string{"kubectl apply -f r.yaml", "kubectl apply -f r2.yaml", "kubectl rollout status ds/r"} {
 		if out := s.Run(line); out.ExitCode != 0 {

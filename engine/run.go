@@ -16,7 +16,8 @@ type Output struct {
 	Chunks   []Chunk
 	ExitCode int
 	// Watch is set when the command was `kubectl get -w` (or
-	// --watch-only): after each step of virtual time (each frame), call
+	// --watch-only), or a watching `kubectl rollout status` under
+	// Options.StreamRolloutStatus: after each step of virtual time (each frame), call
 	// Watch.Poll and show the chunks it returns under this command's
 	// output; call Watch.Stop when the next command runs. Nil otherwise.
 	Watch *kubectl.Watch
@@ -42,6 +43,9 @@ func (s *Simulation) Run(line string) Output {
 		Files:   s.Files,
 		Settle:  s.Settle,
 		Advance: s.Advance,
+
+		StreamRolloutStatus: s.streamRollout,
+		KubeletStoppedSince: s.comps.kubelets.StoppedSince,
 	}
 	args, err := kubectl.ParseCommandLine(line)
 	if err != nil {

@@ -4,23 +4,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
-const agentYAML = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      containers:
-      - name: agent
-        image: busybox:1.36
-`
+// agentYAML is the DaemonSet agent (busybox:1.36) the watch and edit
+// tests apply.
+var agentYAML = enginetest.DaemonSetYAML("", "agent", "busybox:1.36")
 
 // TestRunWatch checks the Output.Watch contract: Run prints the initial
 // table, Poll returns the rows of later changes without a header, and

@@ -547,23 +547,12 @@ func TestSnapshotRollout(t *testing.T) {
 // OnDelete: the template change records revision 2 and no pod moves; the
 // message is kubectl's error; a deleted pod comes back on revision 2.
 func TestSnapshotOnDelete(t *testing.T) {
-	const onDelete = `apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  updateStrategy: {type: OnDelete}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: nginx, image: "IMAGE"}]
-`
 	s := New(Options{})
-	if _, err := s.Apply("web.yaml", strings.ReplaceAll(onDelete, "IMAGE", "nginx:1.25")); err != nil {
+	if _, err := s.Apply("web.yaml", tlDS(-1, 0, "nginx:1.25")); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(time.Minute)
-	if _, err := s.Apply("web.yaml", strings.ReplaceAll(onDelete, "IMAGE", "nginx:1.26")); err != nil {
+	if _, err := s.Apply("web.yaml", tlDS(-1, 0, "nginx:1.26")); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(time.Minute)

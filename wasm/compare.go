@@ -505,13 +505,14 @@ func (v *compareView) chip(cs *compareSide, p engine.PodView, updRev int64) js.V
 	if old {
 		rt.Get("classList").Call("add", "old")
 	}
-	appendAll(b, textEl("span", "pod-name", p.Name), rt, textEl("span", "pod-status", p.Status+" · "+p.Ready), textEl("span", "pod-image", p.Image))
+	appendAll(b, midText("pod-name", p.Name, podNameTail(p.Name)), rt, textEl("span", "pod-status", p.Status+" · "+p.Ready), midText("pod-image", p.Image, imageTail(p.Image)))
 	state := "current revision"
 	if old {
 		state = "outdated revision"
 	}
 	b.Call("setAttribute", "aria-label", fmt.Sprintf("pod %s, %s, image %s, revision %d (%s): select to delete it", p.Name, p.Status, p.Image, p.RevisionNumber, state))
 	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(p.Name == cs.selected))
+	b.Set("title", fmt.Sprintf("%s\n%s\nimage %s\nrevision %d (%s)", p.Name, p.Status, p.Image, p.RevisionNumber, state))
 	return b
 }
 

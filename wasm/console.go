@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
 	"unicode/utf16"
@@ -402,6 +403,14 @@ func (c *console) pushItem(b js.Value) js.Value {
 		cp.Call("setAttribute", "aria-label", "Copy this command and its output")
 		cp.Set("title", "Copy this command and its output")
 		appendAll(item, b, cp)
+		// The recorder's input this block shows (the one just done) and
+		// its virtual time, for the timeline's marks (markTimeline).
+		inputs := c.a.rec.Inputs()
+		if n := len(inputs); n > 0 {
+			ds := item.Get("dataset")
+			ds.Set("input", n-1)
+			ds.Set("at", inputs[n-1].At.Seconds())
+		}
 	}
 	if c.watch != nil && c.watch.entry.Get("isConnected").Bool() {
 		// The Apply button's output while a watch runs goes above the
@@ -411,14 +420,7 @@ func (c *console) pushItem(b js.Value) js.Value {
 		c.out.Call("appendChild", item)
 	}
 	c.blocks++
-	for c.blocks > maxConsoleBlocks {
-		first := c.out.Get("firstChild")
-		if first.IsNull() {
-			break
-		}
-		remove(first)
-		c.blocks--
-	}
+	c.blocks = trimChildren(c.out, "firstChild", c.blocks, maxConsoleBlocks)
 	c.scrollToEnd()
 	return item
 }
@@ -449,4 +451,68 @@ func (c *console) copyBlock(btn js.Value) {
 	btn.Get("classList").Call("remove", "copied")
 	_ = btn.Get("offsetWidth")
 	btn.Get("classList").Call("add", "copied")
+}
+
+// Classes and notes of console entries while the timeline shows the past
+// (see markTimeline and dropAfter).
+const (
+	futureNote  = "not yet run at this point"
+	droppedNote = "dropped: the timeline was rewound"
+)
+
+// markTimeline marks the console's entries whose input (data-input) is at
+// or after keep, the number of recorded inputs the shown step includes,
+// as not yet run at this point (class "future", dimmed, with a note); keep
+// < 0 (live) clears the marks.
+func (c *console) markTimeline(keep int) {
+	entries := c.out.Call("querySelectorAll", ":scope > .entry[data-input]")
+	for i, n := 0, entries.Get("length").Int(); i < n; i++ {
+		e := entries.Call("item", i)
+		idx, err := strconv.Atoi(e.Get("dataset").Get("input").String())
+		future := err == nil && keep >= 0 && idx >= keep
+		if future == e.Get("classList").Call("contains", "future").Bool() {
+			continue
+		}
+		e.Get("classList").Call("toggle", "future", future)
+		if future {
+			setEntryNote(e, futureNote)
+		} else {
+			setEntryNote(e, "")
+		}
+	}
+}
+
+// dropAfter marks the entries of inputs at or after keep as dropped by a
+// branch (struck, with a note): their commands are no longer in the
+// timeline, so they stop taking part in markTimeline.
+func (c *console) dropAfter(keep int) {
+	entries := c.out.Call("querySelectorAll", ":scope > .entry[data-input]")
+	for i, n := 0, entries.Get("length").Int(); i < n; i++ {
+		e := entries.Call("item", i)
+		idx, err := strconv.Atoi(e.Get("dataset").Get("input").String())
+		if err != nil || idx < keep {
+			continue
+		}
+		e.Get("classList").Call("remove", "future")
+		e.Get("classList").Call("add", "dropped")
+		e.Call("removeAttribute", "data-input")
+		setEntryNote(e, droppedNote)
+	}
+}
+
+// setEntryNote puts note (or none, when "") under a console entry's block,
+// outside it so copying the block copies only the terminal's text.
+func setEntryNote(e js.Value, note string) {
+	old := e.Call("querySelector", ":scope > .entry-note")
+	if note == "" {
+		if !old.IsNull() {
+			old.Call("remove")
+		}
+		return
+	}
+	if old.IsNull() {
+		old = el("div", "entry-note")
+		e.Call("insertBefore", old, e.Call("querySelector", ":scope > .block").Get("nextSibling"))
+	}
+	old.Set("textContent", note)
 }

@@ -46,6 +46,10 @@ type editor struct {
 	// every flattened line re-indented as its diagnostics' hints show it
 	// ("" when there is no whole-document repair to offer).
 	applied, repaired string
+	// previous is the text an example replaced, offered back by the
+	// "Restore previous text" button until the text changes again ("":
+	// nothing to restore).
+	previous string
 	// tabsFixed is the applied text with every tab in a line's indentation
 	// replaced by two spaces, when that decodes with fewer problems ("" if not).
 	tabsFixed string
@@ -103,6 +107,10 @@ func newEditor(a *app, doc dom.Document) *editor {
 	// Clicking a diagnostic selects its line (one delegated listener).
 	a.listen(doc.GetElementByID("apply-result"), "click", func(ev dom.Event) {
 		target := ev.Underlying().Get("target")
+		if !target.Call("closest", "button.restore-text").IsNull() {
+			e.restoreText()
+			return
+		}
 		if b := target.Call("closest", "button.use-fix"); !b.IsNull() {
 			if b.Get("dataset").Get("fix").String() == "tabs" {
 				e.useText(e.tabsFixed, "Tabs replaced with spaces: press Apply (Ctrl/⌘ + Enter).")
@@ -136,12 +144,52 @@ func newEditor(a *app, doc dom.Document) *editor {
 			if a.kc.editing() {
 				a.kc.finishEdit(true) // an example replaces an open kubectl edit: it ends unsaved
 			}
-			e.setText(exampleManifests[i].Text)
-			e.setResult("", "Example loaded: press Apply (Ctrl/⌘ + Enter) to send it to the cluster.")
+			e.loadExample(exampleManifests[i].Text)
 		}
 		sel.Set("selectedIndex", 0)
 	})
 	return e
+}
+
+// loadExample puts an example's text in the editor. The text it replaces
+// is not lost: when it differs from the example and is not empty, the
+// result area offers "Restore previous text" (an undo, rather than a
+// question asked before every load), until the text is edited or applied.
+func (e *editor) loadExample(text string) {
+	old := e.ta.Get("value").String()
+	e.setText(text)
+	e.mark(nil)
+	e.setResult("", "Example loaded: press Apply (Ctrl/⌘ + Enter) to send it to the cluster.")
+	e.previous = ""
+	if strings.TrimSpace(old) == "" || old == text {
+		return
+	}
+	e.previous = old
+	b := textEl("button", "restore-text", "Restore previous text")
+	b.Set("type", "button")
+	b.Set("title", "Put back the text the example replaced")
+	appendAll(e.result, document.Call("createTextNode", " "), b)
+}
+
+// restoreText puts back the text the last example replaced (keeping the
+// browser's undo history when it can).
+func (e *editor) restoreText() {
+	if e.previous == "" {
+		return
+	}
+	old := e.previous
+	e.previous = ""
+	e.ta.Call("focus")
+	e.ta.Call("select")
+	if !document.Call("execCommand", "insertText", false, old).Truthy() || e.ta.Get("value").String() != old {
+		e.ta.Set("value", old)
+	}
+	e.dirty = true
+	e.frame()
+	e.ta.Call("setSelectionRange", 0, 0)
+	e.ta.Set("scrollTop", 0)
+	e.syncScroll()
+	e.setResult("", "Previous text restored.")
 }
 
 // setEscaped arms or disarms "Escape then Tab leaves the editor" and

@@ -43,5 +43,21 @@ func clear(e js.Value) { e.Set("textContent", "") }
 // remove detaches e from its parent.
 func remove(e js.Value) { e.Call("remove") }
 
+// trimChildren caps a list of parent's children the caller counts in
+// count: while count > max it removes the child at end ("firstChild" for
+// the oldest of a list that appends, "lastChild" of one that prepends),
+// stopping early if parent runs out of children. It returns the new count.
+func trimChildren(parent js.Value, end string, count, max int) int {
+	for count > max {
+		child := parent.Get(end)
+		if child.IsNull() {
+			break
+		}
+		remove(child)
+		count--
+	}
+	return count
+}
+
 // byID returns the element with this id (raw).
 func byID(id string) js.Value { return document.Call("getElementById", id) }

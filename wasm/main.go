@@ -69,9 +69,13 @@ type app struct {
 	// clock then runs slower than the chosen speed, and the page says so.
 	maxStep time.Duration
 	lagging bool
-	lastTS  float64 // timestamp of the previous animation frame, ms; <0 before the first
-	frameFn js.Func
-	rafID   js.Value // the pending requestAnimationFrame request
+	lag     lagMeter // the measured rate of virtual time (lag.go)
+	slowMs  float64  // dsplay.slowFramesForTest: wall ms each frame busy-waits
+	// lastAdvance is the virtual time this frame advanced.
+	lastAdvance time.Duration
+	lastTS      float64 // timestamp of the previous animation frame, ms; <0 before the first
+	frameFn     js.Func
+	rafID       js.Value // the pending requestAnimationFrame request
 
 	// jobs run in a later frame than the one that queued them, so the
 	// browser paints the "busy" state first; at most one per frame.
@@ -119,7 +123,7 @@ func (a *app) start() (err error) {
 			global.Get("console").Call("error", string(debug.Stack()))
 		}
 	}()
-	a.rec = engine.NewRecorder(engine.Options{})
+	a.rec = engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
 	win := dom.GetWindow()
 	doc := win.Document()
 
@@ -138,6 +142,7 @@ func (a *app) start() (err error) {
 	a.listen(doc.GetElementByID("speed"), "change", func(ev dom.Event) {
 		if f, err := strconv.ParseFloat(ev.Target().Underlying().Get("value").String(), 64); err == nil && f > 0 {
 			a.speed = f
+			a.lag.reset()
 		}
 	})
 	a.listen(doc.GetElementByID("panel-close"), "click", func(dom.Event) { a.view.openPanel("") })
@@ -212,12 +217,20 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 		v := min(want, a.maxStep).Truncate(time.Millisecond)
 		if v > 0 {
 			t0 := nowMs()
+			a.lastAdvance = v
 			a.advanceBy(v)
 			a.stats.AdvanceMs = nowMs() - t0
 			a.adapt(a.stats.AdvanceMs)
 		}
-		a.showLag(v < want*3/4)
 	}
+	if a.slowMs > 0 {
+		for t := nowMs(); nowMs()-t < a.slowMs; {
+		}
+	}
+	if a.playing {
+		a.showLag(a.lag.frame(ts, a.lastAdvance, a.speed))
+	}
+	a.lastAdvance = 0
 	a.kc.pollWatch() // a kubectl get -w prints what changed
 	a.ed.frame()
 	a.view.render(false)
@@ -268,6 +281,7 @@ func (a *app) setPlaying(on bool) {
 	}
 	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
 	a.lastTS = -1
+	a.lag.reset()
 	if !on {
 		a.showLag(false)
 	}
@@ -439,6 +453,12 @@ func urlParam(name string) bool {
 //	                                 counts since the start; the last Advance, snapshot and
 //	                                 draw, and the longest frame, in ms of wall time
 //	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n
+//	dsplay.failNode(name) -> "" or the error: stop the node's kubelet (the node panel's
+//	                                 Fail node; Ready turns Unknown after the 50 s grace period)
+//	dsplay.recoverNode(name) -> "" or the error: start a failed node's kubelet again
+//	dsplay.setCondition(name, type, status) -> "" or the error: the node's kubelet reports
+//	                                 condition type (MemoryPressure, DiskPressure, PIDPressure,
+//	                                 Ready, NetworkUnavailable) as status ("True" or "False")
 //	dsplay.steps() -> [{at, label, input, numDecisions, decisions}]
 //	                                 the timeline's steps (timeline.go): virtual seconds, what
 //	                                 happened, the input's index (-1 = time passing), the first
@@ -452,6 +472,8 @@ func urlParam(name string) bool {
 //	dsplay.compareState() -> {elapsed, rollingUpdate, onDelete} or null: each side's
 //	                                 {desired, updated, available, done} (engine.ProgressOf)
 //	dsplay.compareExit()             close the compare view
+//	dsplay.lagging() -> bool         whether the "slower than chosen speed" note shows
+//	dsplay.slowFramesForTest(ms)     make every frame busy-wait ms of wall time (0: off; tests the note)
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
 //	dsplay.shutdown()                stop and release every Go callback; window.dsplay goes away
 //
@@ -486,6 +508,14 @@ func (a *app) exposeHooks() {
 		out := a.kc.run(line)
 		return map[string]any{"stdout": out.Stdout, "stderr": out.Stderr, "exitCode": out.ExitCode}
 	}))
+	o.Set("slowFramesForTest", a.hook("dsplay.slowFramesForTest", func(args []js.Value) any {
+		a.slowMs = 0
+		if len(args) > 0 {
+			a.slowMs = args[0].Float()
+		}
+		return nil
+	}))
+	o.Set("lagging", a.hook("dsplay.lagging", func([]js.Value) any { return a.lagging }))
 	o.Set("elapsed", a.hook("dsplay.elapsed", func([]js.Value) any { return a.clockElapsed().Seconds() }))
 	o.Set("pods", a.hook("dsplay.pods", func([]js.Value) any {
 		a.flushJobs()
@@ -523,6 +553,23 @@ func (a *app) exposeHooks() {
 		a.view.render(false)
 		return ""
 	}))
+	// Node actions (nodeactions.go): recorded, echoed in the console.
+	nodeHook := func(name string, want int, f func(args []string) string) {
+		o.Set(name, a.hook("dsplay."+name, func(args []js.Value) any {
+			if len(args) < want {
+				return fmt.Sprintf("usage: dsplay.%s: %d arguments", name, want)
+			}
+			a.tl.leavePast()
+			s := make([]string, want)
+			for i := range s {
+				s[i] = args[i].String()
+			}
+			return f(s)
+		}))
+	}
+	nodeHook("failNode", 1, func(s []string) string { return a.failNode(s[0]) })
+	nodeHook("recoverNode", 1, func(s []string) string { return a.recoverNode(s[0]) })
+	nodeHook("setCondition", 3, func(s []string) string { return a.setNodeCondition(s[0], s[1], s[2]) })
 	o.Set("panicForTest", a.hook("dsplay.panicForTest", func([]js.Value) any { panic("test panic from dsplay.panicForTest") }))
 	o.Set("shutdown", a.hook("dsplay.shutdown", func([]js.Value) any { a.shutdown(); return nil }))
 	a.tl.hooks(o)

@@ -46,8 +46,11 @@ type view struct {
 	// rolloutBox holds one block per DaemonSet (rollout.go); updateRev
 	// maps "namespace/name" to the DaemonSet's update revision.
 	rolloutBox js.Value
-	rollouts   map[string]*rolloutBlock
-	updateRev  map[string]int64
+	// revKeyShown is what the legend's revision key shows (rollout.go
+	// drawRevisionKey), so it is rebuilt only when that changes.
+	revKeyShown string
+	rollouts    map[string]*rolloutBlock
+	updateRev   map[string]int64
 
 	cards   map[string]*nodeCard
 	order   []string
@@ -153,6 +156,22 @@ func newView(a *app) *view {
 			v.openPanel(name)
 		}
 	}
+	// The node panel's action buttons (nodeactions.go), delegated: the
+	// panel body is rebuilt on every change.
+	a.listen(dom.WrapElement(v.panelBody), "click", func(ev dom.Event) {
+		b := ev.Underlying().Get("target").Call("closest", "button[data-act]")
+		if b.IsNull() || b.Get("disabled").Bool() || v.panelNode == "" {
+			return
+		}
+		ds := b.Get("dataset")
+		str := func(k string) string {
+			if x := ds.Get(k); !x.IsUndefined() {
+				return x.String()
+			}
+			return ""
+		}
+		a.runNodeAction(v.panelNode, str("act"), str("type"), str("status"))
+	})
 	nodes := dom.WrapElement(v.nodesBox)
 	a.listen(nodes, "click", toggle)
 	a.listen(nodes, "keydown", func(ev dom.Event) {
@@ -253,15 +272,9 @@ func formatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dh %02dm %04.1fs", m/60, m%60, rest)
 }
 
-// formatLogTime renders a decision's virtual time compactly: "12.3s", "2:03.4".
-func formatLogTime(d time.Duration) string {
-	tenths := int64(d / (100 * time.Millisecond))
-	if tenths < 600 {
-		return fmt.Sprintf("%d.%ds", tenths/10, tenths%10)
-	}
-	m, rest := tenths/600, tenths%600
-	return fmt.Sprintf("%d:%02d.%d", m, rest/10, rest%10)
-}
+// formatLogTime renders a decision's virtual time as the clock does
+// (formatElapsed: "12.3 s", "2m 03.4s"), so the log and the clock agree.
+func formatLogTime(d time.Duration) string { return formatElapsed(d) }
 
 func (v *view) drawDaemonSets() {
 	var b strings.Builder
@@ -796,9 +809,9 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bo
 	if c == nil {
 		c = &podChip{
 			el:     el("div", ""),
-			name:   textEl("span", "pod-name", p.Name),
+			name:   midText("pod-name", p.Name, podNameTail(p.Name)),
 			status: el("span", "pod-status"),
-			image:  textEl("span", "pod-image", p.Image),
+			image:  midText("pod-image", p.Image, imageTail(p.Image)),
 			why:    el("span", "pod-why"),
 			parent: "\x00", // not placed yet
 			still:  v.still,
@@ -875,6 +888,46 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bo
 	}
 }
 
+// midText makes a span of class cls (plus "mid") that shows text cut in
+// the middle when it does not fit: the head (text less its last tail
+// bytes) ends in an ellipsis, the tail stays whole, so "fluentd-el…-x7k2p"
+// keeps the random suffix that tells pods apart and an image keeps its
+// name and tag. Its textContent is still the whole text (selection and
+// copy take all of it); the caller puts the whole text in a title.
+func midText(cls, text string, tail int) js.Value {
+	e := el("span", cls+" mid")
+	cut := len(text) - tail
+	if tail <= 0 || cut <= 0 {
+		e.Call("appendChild", textEl("span", "mid-h", text))
+		return e
+	}
+	return appendAll(e, textEl("span", "mid-h", text[:cut]), textEl("span", "mid-t", text[cut:]))
+}
+
+// podNameTail is how many bytes at the end of a pod name midText keeps:
+// the last "-" segment with its dash (a DaemonSet pod's random suffix,
+// "-x7k2p"), 0 when the name has no dash.
+func podNameTail(name string) int {
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		return len(name) - i
+	}
+	return 0
+}
+
+// imageTail is how many bytes at the end of an image reference midText
+// keeps: its last path segment with the tag or digest ("fluentd:v2.5.3"
+// of "quay.io/fluentd_elasticsearch/fluentd:v2.5.3"), or for a reference
+// without a path its ":tag".
+func imageTail(ref string) int {
+	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+		return len(ref) - i - 1
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > 0 {
+		return len(ref) - i
+	}
+	return 0
+}
+
 // podWhy says why a pod is stuck or failed: the scheduler's FailedScheduling
 // message for a pod it cannot place, status.reason and status.message for
 // a Failed pod, the kubelet's words for a stalled one (PodView.Stall:
@@ -898,8 +951,12 @@ func podWhy(p engine.PodView) string {
 func shortPodWhy(p engine.PodView) string {
 	if p.Unschedulable != "" && p.Node == "" {
 		s := p.Unschedulable
-		if i := strings.Index(s, " preemption: "); i > 0 {
-			s = s[:i]
+		// The PostFilter sentence: "no new claims to deallocate, preemption: ..."
+		// (DynamicResources, then DefaultPreemption), or "preemption: ..." alone.
+		for _, marker := range []string{" no new claims to deallocate, ", " preemption: "} {
+			if i := strings.Index(s, marker); i > 0 {
+				s = s[:i]
+			}
 		}
 		return strings.TrimSuffix(s, ".")
 	}
@@ -988,14 +1045,7 @@ func (v *view) drawDecisions() {
 	}
 	v.log.Call("insertBefore", frag, v.log.Get("firstChild"))
 	v.logEntries += len(ds)
-	for v.logEntries > maxLogEntries {
-		last := v.log.Get("lastChild")
-		if last.IsNull() {
-			break
-		}
-		remove(last)
-		v.logEntries--
-	}
+	v.logEntries = trimChildren(v.log, "lastChild", v.logEntries, maxLogEntries)
 }
 
 // shortObject drops the default namespace from "<kind>/<namespace>/<name>".
@@ -1088,7 +1138,32 @@ func (v *view) drawPanel() {
 	}
 	v.panelTitle.Set("textContent", n.Name)
 	body := v.panelBody
+	// The body is rebuilt: a focused action button gets the focus back
+	// on its successor (Fail node becomes Recover, Cordon Uncordon).
+	refocus := ""
+	if act := document.Get("activeElement"); !act.IsNull() && body.Call("contains", act).Bool() {
+		if a := act.Get("dataset").Get("act"); !a.IsUndefined() {
+			refocus = a.String()
+			if t := act.Get("dataset").Get("type"); !t.IsUndefined() {
+				refocus += "|" + t.String()
+			}
+		}
+	}
 	clear(body)
+	body.Call("appendChild", v.nodeActions(n))
+	if refocus != "" {
+		act, typ, _ := strings.Cut(refocus, "|")
+		sel := map[string]string{"fail": "recover", "recover": "fail", "cordon": "uncordon", "uncordon": "cordon"}[act]
+		q := `[data-act="` + act + `"]`
+		if typ != "" {
+			q = `[data-act="cond"][data-type="` + typ + `"]`
+		} else if sel != "" {
+			q += `, [data-act="` + sel + `"]`
+		}
+		if b := body.Call("querySelector", q); !b.IsNull() {
+			b.Call("focus")
+		}
+	}
 
 	sec := el("section", "facts")
 	sec.Call("appendChild", textEl("p", "", fmt.Sprintf("STATUS %s · ROLES %s · %s", n.Status, n.Roles, plural(len(n.Pods), "pod"))))

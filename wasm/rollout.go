@@ -39,6 +39,12 @@ type rolloutBlock struct {
 	el   js.Value
 	key  string
 	seen bool
+	// det is the block's <details>; steady what its open state was last
+	// chosen for (drawn is false before the first fill): a block opens by
+	// itself while its rollout runs and folds to one line once rolled
+	// out, and a learner's own open or close holds until that changes.
+	det           js.Value
+	steady, drawn bool
 }
 
 // updateRevisions maps "namespace/name" of each DaemonSet to its update
@@ -85,7 +91,7 @@ func (v *view) drawRollouts() {
 		b.seen = true
 		if k := rolloutKey(d) + v.dsLabel(d.Namespace, d.Name); k != b.key {
 			b.key = k
-			v.fillRollout(b.el, d)
+			v.fillRollout(b, d)
 		}
 		// keep the blocks in the table's order
 		want := v.rolloutBox.Get("firstElementChild")
@@ -108,6 +114,55 @@ func (v *view) drawRollouts() {
 		}
 	}
 	v.rolloutBox.Set("hidden", len(v.snap.DaemonSets) == 0)
+	v.drawRevisionKey()
+}
+
+// drawRevisionKey fills the legend's revision key (#legend-rev) with the
+// revisions that exist: the first DaemonSet's current revision as a
+// filled tag, then each older revision that still has pods as a hollow
+// one ("r2 r1 revision: current, outdated (hollow)"); hidden without a
+// DaemonSet revision, so the key never shows a revision the cluster lacks.
+func (v *view) drawRevisionKey() {
+	box := byID("legend-rev")
+	if box.IsNull() {
+		return
+	}
+	var cur js.Value
+	var olds []js.Value
+	var key strings.Builder
+	for _, d := range v.snap.DaemonSets {
+		if d.UpdateRevision <= 0 || len(d.Revisions) == 0 {
+			continue
+		}
+		cur = textEl("i", "rev-tag "+revClass(d.UpdateRevision), "r"+strconv.FormatInt(d.UpdateRevision, 10))
+		fmt.Fprintf(&key, "%d", d.UpdateRevision)
+		for i := len(d.Revisions) - 1; i >= 0; i-- { // newest first, as the chips read
+			r := d.Revisions[i]
+			if r.Current || r.Pods == 0 {
+				continue
+			}
+			olds = append(olds, textEl("i", "rev-tag old "+revClass(r.Number), "r"+strconv.FormatInt(r.Number, 10)))
+			fmt.Fprintf(&key, ",%d", r.Number)
+		}
+		break
+	}
+	if key.String() == v.revKeyShown {
+		return
+	}
+	v.revKeyShown = key.String()
+	clear(box)
+	if cur.IsUndefined() {
+		box.Set("hidden", true)
+		return
+	}
+	box.Call("appendChild", cur)
+	words := "revision: current"
+	if len(olds) > 0 {
+		appendAll(box, olds...)
+		words = "revision: current, outdated (hollow)"
+	}
+	box.Call("appendChild", document.Call("createTextNode", words))
+	box.Set("hidden", false)
 }
 
 // rolloutKey is everything fillRollout draws from d.
@@ -121,11 +176,26 @@ func rolloutKey(d engine.DaemonSetView) string {
 	return b.String()
 }
 
-// fillRollout rebuilds one DaemonSet's block.
-func (v *view) fillRollout(box js.Value, d engine.DaemonSetView) {
+// fillRollout rebuilds one DaemonSet's block: a <details> whose summary is
+// one line (name, strategy, the current revision's tag, rollout status's
+// numbers) and whose body has the revision legend, the progress bar and
+// the message. It is open while the rollout runs (or several revisions
+// have pods) and folded once rolled out, unless the learner chose
+// otherwise during the same phase.
+func (v *view) fillRollout(b *rolloutBlock, d engine.DaemonSetView) {
+	box := b.el
+	steady := d.RolloutDone && livingRevisions(d) <= 1
+	open := !steady
+	if b.drawn && b.steady == steady && !b.det.IsUndefined() {
+		open = b.det.Get("open").Bool() // the learner's choice holds
+	}
+	b.drawn, b.steady = true, steady
 	clear(box)
 	label := v.dsLabel(d.Namespace, d.Name)
-	head := el("div", "ro-head")
+	det := el("details", "ro-det")
+	det.Set("open", open)
+	b.det = det
+	head := el("summary", "ro-head")
 	strategy := d.Strategy
 	if d.Strategy == "RollingUpdate" {
 		if d.MaxUnavailable != "" {
@@ -139,7 +209,24 @@ func (v *view) fillRollout(box js.Value, d engine.DaemonSetView) {
 		strategy += fmt.Sprintf(" · minReadySeconds %d", d.MinReadySeconds)
 	}
 	appendAll(head, textEl("strong", "ro-name", label), textEl("span", "ro-strategy", strategy))
-	box.Call("appendChild", head)
+	// what the folded block still says: the current revision and how far
+	// the rollout is
+	short := el("span", "ro-short")
+	if d.UpdateRevision > 0 {
+		short.Call("appendChild", textEl("i", "rev-tag "+revClass(d.UpdateRevision), "r"+strconv.FormatInt(d.UpdateRevision, 10)))
+	}
+	state := fmt.Sprintf("updated %d/%d · available %d/%d", d.UpToDate, d.Desired, d.Available, d.Desired)
+	if d.RolloutDone {
+		state = fmt.Sprintf("rolled out · %d/%d", d.UpToDate, d.Desired)
+		short.Get("classList").Call("add", "done")
+	}
+	short.Call("appendChild", textEl("span", "ro-state", state))
+	if d.Strategy == "RollingUpdate" {
+		short.Get("classList").Call("add", "has-bar")
+	}
+	head.Call("appendChild", short)
+	det.Call("appendChild", head)
+	box.Call("appendChild", det)
 
 	// the legend: one line per revision, newest last (rollout history's order)
 	legend := el("ul", "ro-legend")
@@ -176,12 +263,12 @@ func (v *view) fillRollout(box js.Value, d engine.DaemonSetView) {
 	if len(d.Revisions) == 0 {
 		legend.Call("appendChild", textEl("li", "ro-none", "no ControllerRevision yet"))
 	}
-	head.Call("appendChild", legend)
+	det.Call("appendChild", legend)
 
 	if d.Strategy != "RollingUpdate" {
 		note := textEl("p", "ro-note", fmt.Sprintf("%s: changing the template records a new revision and replaces no pod; a pod is recreated from the current template only when you delete it (kubectl delete pod NAME). %d of %d on the current revision.", d.Strategy, d.UpToDate, d.Desired))
 		note.Set("title", "kubectl rollout status prints: "+d.RolloutMessage)
-		box.Call("appendChild", note)
+		det.Call("appendChild", note)
 		return
 	}
 	// the progress bar: updated out of desired, available beneath
@@ -214,10 +301,20 @@ func (v *view) fillRollout(box js.Value, d engine.DaemonSetView) {
 		msg.Get("classList").Call("add", "done")
 	}
 	// steady (rolled out, one revision): the bar row folds away (CSS)
-	// and the block takes two lines
-	box.Get("classList").Call("toggle", "steady", d.RolloutDone && len(d.Revisions) <= 1)
+	box.Get("classList").Call("toggle", "steady", steady)
 	msg.Set("title", "what kubectl rollout status ds/"+d.Name+" prints now")
-	appendAll(box, row, msg)
+	appendAll(det, row, msg)
+}
+
+// livingRevisions counts d's revisions that are current or still have pods.
+func livingRevisions(d engine.DaemonSetView) int {
+	n := 0
+	for _, r := range d.Revisions {
+		if r.Current || r.Pods > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // tileRev is the revision a tile shows: its number and whether it is

@@ -179,6 +179,7 @@ func (t *timeline) goTo(i int) {
 	}
 	t.a.view.sn = t.cursorSn
 	t.redrawView()
+	t.a.kc.markTimeline(keptInputs(t.a.rec, i))
 	t.setPastUI(true)
 	t.draw(true)
 }
@@ -196,6 +197,7 @@ func (t *timeline) toLive() {
 	}
 	t.a.view.sn = t.liveSn
 	t.redrawView()
+	t.a.kc.markTimeline(-1)
 	t.setPastUI(false)
 	t.draw(true)
 }
@@ -210,6 +212,7 @@ func (t *timeline) branch() error {
 	steps := rec.Steps()
 	i := t.idx
 	at := steps[i].At
+	keep := keptInputs(rec, i)
 	if rec.StepAt(at) == i {
 		// Branch(at) reaches exactly this step: no later step shares its time.
 		if err := rec.Branch(at); err != nil {
@@ -227,6 +230,8 @@ func (t *timeline) branch() error {
 	}
 	t.a.kc.stopWatch()
 	t.a.kc.dropEdit()
+	t.a.kc.markTimeline(-1)
+	t.a.kc.dropAfter(keep)
 	t.past, t.sim = false, nil
 	live := t.a.rec.Live()
 	if live == t.cursorFor && t.cursorSn != nil {
@@ -241,6 +246,28 @@ func (t *timeline) branch() error {
 	t.setPastUI(false)
 	t.draw(true)
 	return nil
+}
+
+// keptInputs is how many of rec's recorded inputs step i includes: up to
+// and including its own for a learner action; for a step of time passing,
+// up to and including the Advance it happened in (the inputs a branch at
+// the step keeps, see replayToStep and Recorder.Branch).
+func keptInputs(rec *engine.Recorder, i int) int {
+	steps, inputs := rec.Steps(), rec.Inputs()
+	if i < 0 || i >= len(steps) {
+		return len(inputs)
+	}
+	st := steps[i]
+	if st.Input >= 0 {
+		return st.Input + 1
+	}
+	// inputs run in order of time: those begun before the step's instant
+	// (its Advance among them); one begun at it came after the step
+	n := 0
+	for n < len(inputs) && inputs[n].At < st.At {
+		n++
+	}
+	return n
 }
 
 // replayToStep builds a new Recorder from rec's Options and inputs that

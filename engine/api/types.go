@@ -302,8 +302,10 @@ type PodSpec struct {
 	Affinity                      *Affinity         `json:"affinity,omitempty"`
 	SchedulerName                 string            `json:"schedulerName,omitempty"`
 	Tolerations                   []Toleration      `json:"tolerations,omitempty"`
-	PriorityClassName             string            `json:"priorityClassName,omitempty"`
-	Priority                      *int32            `json:"priority,omitempty"`
+	// TopologySpreadConstraints mirrors core/v1 PodSpec.topologySpreadConstraints.
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	PriorityClassName         string                     `json:"priorityClassName,omitempty"`
+	Priority                  *int32                     `json:"priority,omitempty"`
 	// PreemptionPolicy is set by the Priority admission plugin from the
 	// pod's PriorityClass ("PreemptLowerPriority" or "Never").
 	PreemptionPolicy *string `json:"preemptionPolicy,omitempty"`
@@ -372,12 +374,74 @@ type ResourceRequirements struct {
 	Requests ResourceList `json:"requests,omitempty"`
 }
 
-// Affinity mirrors core/v1 Affinity. Pod (anti-)affinity is kept as written:
-// the DaemonSet controller does not evaluate it.
+// Affinity mirrors core/v1 Affinity. The DaemonSet controller evaluates
+// only the node affinity; the scheduler's InterPodAffinity filter
+// evaluates the required pod (anti-)affinity terms.
 type Affinity struct {
-	NodeAffinity    *NodeAffinity  `json:"nodeAffinity,omitempty"`
-	PodAffinity     map[string]any `json:"podAffinity,omitempty"`
-	PodAntiAffinity map[string]any `json:"podAntiAffinity,omitempty"`
+	NodeAffinity    *NodeAffinity    `json:"nodeAffinity,omitempty"`
+	PodAffinity     *PodAffinity     `json:"podAffinity,omitempty"`
+	PodAntiAffinity *PodAntiAffinity `json:"podAntiAffinity,omitempty"`
+}
+
+// PodAffinity mirrors core/v1 PodAffinity: the pod wants to run in a
+// topology domain (nodes sharing a label value) holding pods matched by
+// the terms. Required terms are ANDed; preferred terms only score.
+type PodAffinity struct {
+	RequiredDuringSchedulingIgnoredDuringExecution  []PodAffinityTerm         `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// PodAntiAffinity mirrors core/v1 PodAntiAffinity: the pod must not (or
+// would rather not) run in a topology domain holding pods matched by a term.
+type PodAntiAffinity struct {
+	RequiredDuringSchedulingIgnoredDuringExecution  []PodAffinityTerm         `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// PodAffinityTerm mirrors core/v1 PodAffinityTerm: the pods selected by
+// LabelSelector (nil selects none) in Namespaces plus the namespaces
+// selected by NamespaceSelector (both empty: the pod's own namespace),
+// co-located per the node label TopologyKey. MatchLabelKeys and
+// MismatchLabelKeys name pod labels whose values the API server ANDs into
+// LabelSelector (In / NotIn) when the pod is created.
+type PodAffinityTerm struct {
+	LabelSelector     *LabelSelector `json:"labelSelector,omitempty"`
+	Namespaces        []string       `json:"namespaces,omitempty"`
+	TopologyKey       string         `json:"topologyKey"`
+	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
+	MatchLabelKeys    []string       `json:"matchLabelKeys,omitempty"`
+	MismatchLabelKeys []string       `json:"mismatchLabelKeys,omitempty"`
+}
+
+// WeightedPodAffinityTerm mirrors core/v1 WeightedPodAffinityTerm (weight 1-100).
+type WeightedPodAffinityTerm struct {
+	Weight          int32           `json:"weight"`
+	PodAffinityTerm PodAffinityTerm `json:"podAffinityTerm"`
+}
+
+// Topology spread values (core/v1 UnsatisfiableConstraintAction and
+// NodeInclusionPolicy).
+const (
+	DoNotSchedule             = "DoNotSchedule"
+	ScheduleAnyway            = "ScheduleAnyway"
+	NodeInclusionPolicyHonor  = "Honor"
+	NodeInclusionPolicyIgnore = "Ignore"
+)
+
+// TopologySpreadConstraint mirrors core/v1 TopologySpreadConstraint: pods
+// matched by LabelSelector (in the pod's namespace) are spread over the
+// values of the node label TopologyKey with at most MaxSkew difference.
+// MinDomains (nil: 1) applies to DoNotSchedule only. NodeAffinityPolicy
+// (nil: Honor) and NodeTaintsPolicy (nil: Ignore) say which nodes count.
+type TopologySpreadConstraint struct {
+	MaxSkew            int32          `json:"maxSkew"`
+	TopologyKey        string         `json:"topologyKey"`
+	WhenUnsatisfiable  string         `json:"whenUnsatisfiable"`
+	LabelSelector      *LabelSelector `json:"labelSelector,omitempty"`
+	MinDomains         *int32         `json:"minDomains,omitempty"`
+	NodeAffinityPolicy *string        `json:"nodeAffinityPolicy,omitempty"`
+	NodeTaintsPolicy   *string        `json:"nodeTaintsPolicy,omitempty"`
+	MatchLabelKeys     []string       `json:"matchLabelKeys,omitempty"`
 }
 
 // NodeAffinity mirrors core/v1 NodeAffinity.
@@ -422,7 +486,10 @@ type PodStatus struct {
 	PodIP             string            `json:"podIP,omitempty"`
 	StartTime         *time.Time        `json:"startTime,omitempty"`
 	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
-	QOSClass          string            `json:"qosClass,omitempty"`
+	// InitContainerStatuses are the statuses of spec.initContainers, in
+	// order (the kubelet reports them only for pods with init containers).
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
+	QOSClass              string            `json:"qosClass,omitempty"`
 }
 
 // PodCondition mirrors core/v1 PodCondition.
@@ -485,6 +552,21 @@ func (p *Pod) Condition(t string) *PodCondition {
 		}
 	}
 	return nil
+}
+
+// SetCondition sets the pod condition typ to status, reason and msg, as
+// pkg/api/v1/pod UpdatePodCondition does: an existing condition's
+// lastTransitionTime moves to now only when its status changes; a missing
+// condition is appended with lastTransitionTime now.
+func (p *Pod) SetCondition(typ, status, reason, msg string, now time.Time) {
+	if c := p.Condition(typ); c != nil {
+		if c.Status != status {
+			c.LastTransitionTime = now
+		}
+		c.Status, c.Reason, c.Message = status, reason, msg
+		return
+	}
+	p.Status.Conditions = append(p.Status.Conditions, PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now})
 }
 
 // IsReady reports whether the pod's Ready condition is True (podutil.IsPodReady).

@@ -83,14 +83,64 @@ const (
 	ServiceAccountTokenExpirationSeconds = 3607
 )
 
-// automountServiceAccountToken reports spec.automountServiceAccountToken as
-// written (it is kept in the pod's unmodeled fields): false only when the
-// manifest says false.
-func automountServiceAccountToken(p *api.Pod) bool {
+// automountServiceAccountToken mirrors the ServiceAccount admission
+// plugin's shouldAutomount: spec.automountServiceAccountToken as written
+// (kept in the pod's unmodeled fields) wins; otherwise the ServiceAccount's
+// automountServiceAccountToken (sa may be nil); otherwise true.
+func automountServiceAccountToken(p *api.Pod, sa *api.ServiceAccount) bool {
 	if v, ok := p.Extra["spec"]["automountServiceAccountToken"].(bool); ok {
 		return v
 	}
+	if sa != nil && sa.AutomountServiceAccountToken != nil {
+		return *sa.AutomountServiceAccountToken
+	}
 	return true
+}
+
+// addImagePullSecrets mirrors the plugin's copy of the service account's
+// imagePullSecrets into a pod that names none (Admit: `if
+// len(pod.Spec.ImagePullSecrets) == 0`). The pod's spec.imagePullSecrets is
+// kept in its unmodeled fields; the map holding it may be shared with the
+// DaemonSet's template, so it is copied before the write.
+func addImagePullSecrets(p *api.Pod, sa *api.ServiceAccount) {
+	if sa == nil || len(sa.ImagePullSecrets) == 0 {
+		return
+	}
+	if l, _ := p.Extra["spec"]["imagePullSecrets"].([]any); len(l) > 0 {
+		return
+	}
+	spec := map[string]any{}
+	for k, v := range p.Extra["spec"] {
+		spec[k] = v
+	}
+	refs := make([]any, 0, len(sa.ImagePullSecrets))
+	for _, r := range sa.ImagePullSecrets {
+		refs = append(refs, map[string]any{"name": r.Name})
+	}
+	spec["imagePullSecrets"] = refs
+	extra := api.Unmodeled{}
+	for k, v := range p.Extra {
+		extra[k] = v
+	}
+	extra["spec"] = spec
+	p.Extra = extra
+}
+
+// CheckServiceAccount mirrors the ServiceAccount admission plugin's lookup
+// for a pod create (plugin/pkg/admission/serviceaccount admission.go
+// Admit, getServiceAccount): the pod's service account (an empty name is
+// "default") must exist in its namespace, otherwise the pod is Forbidden:
+// `pods "agent-" is forbidden: error looking up service account
+// default/fluentd: serviceaccount "fluentd" not found` (podName is the
+// pod's name, or its generateName before the name is generated).
+func (c *Cluster) CheckServiceAccount(namespace, podName, serviceAccountName string) error {
+	if serviceAccountName == "" {
+		serviceAccountName = DefaultServiceAccountName
+	}
+	if c.ServiceAccount(namespace, serviceAccountName) != nil {
+		return nil
+	}
+	return Forbidden("pods", podName, fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", namespace, serviceAccountName, serviceAccountName))
 }
 
 // AdmitServiceAccount mirrors the ServiceAccount admission plugin's Admit
@@ -99,13 +149,18 @@ func automountServiceAccountToken(p *api.Pod) bool {
 // is false, a projected volume kube-api-access-<5 random characters>
 // (token, kube-root-ca.crt's ca.crt, the namespace) is added and mounted
 // read-only at /var/run/secrets/kubernetes.io/serviceaccount in every
-// container and init container that mounts nothing there. ServiceAccount
-// objects are not simulated, so every name is accepted.
+// container and init container that mounts nothing there. Whether the
+// service account exists is CheckServiceAccount's question (CreatePod asks
+// it first); the ServiceAccount's automountServiceAccountToken: false turns
+// the token volume off unless the pod asks for it, and its
+// imagePullSecrets are copied into a pod that has none.
 func (c *Cluster) AdmitServiceAccount(p *api.Pod) {
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = DefaultServiceAccountName
 	}
-	if !automountServiceAccountToken(p) {
+	sa := c.ServiceAccount(p.Namespace, p.Spec.ServiceAccountName)
+	addImagePullSecrets(p, sa)
+	if !automountServiceAccountToken(p, sa) {
 		return
 	}
 	for _, v := range p.Spec.Volumes {

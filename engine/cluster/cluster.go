@@ -8,6 +8,7 @@
 package cluster
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"math/rand"
@@ -35,6 +36,7 @@ type Cluster struct {
 	daemonSets  map[string]*api.DaemonSet
 	revisions   map[string]*api.ControllerRevision
 	namespaces  map[string]*api.Namespace // see namespaces.go (nil until first use)
+	config      *configObjects            // ServiceAccounts, ConfigMaps, Secrets: see configobjects.go (nil until first use)
 	events      []*api.Event
 	eventIdx    map[string]*api.Event       // logger key -> event
 	eventKeys   map[*api.Event]string       // event -> its logger key
@@ -54,6 +56,13 @@ type Cluster struct {
 	// membership changes.
 	nodeList []*api.Node
 	podLists map[string][]*api.Pod
+	// ownerEdits holds, per owner UID whose sorted listing ("o:<uid>") is
+	// cached, the pods whose membership changed since it was built (true:
+	// now a member; false: no longer). The next read applies them to the
+	// listing instead of sorting every pod of the owner again: a rollout
+	// over 5,000 nodes changes a few hundred pods of one owner between two
+	// reads.
+	ownerEdits map[string]map[*api.Pod]bool
 	// podNodeNames and podOwnerUIDs cache PodNodeNames and PodOwnerUIDs
 	// (nil when stale): the kubelets, the pod GC and the garbage collector
 	// ask for them on every pass.
@@ -74,6 +83,9 @@ type Cluster struct {
 	// (see OwnerPodVersion); revisionGen the writes to ControllerRevisions.
 	ownerGen    map[string]int64
 	revisionGen int64
+	// nodePodGen counts, per node name ("" = unbound), the writes to pods
+	// bound to it before or after the write (see NodePodVersion).
+	nodePodGen map[string]int64
 }
 
 type podIndexEntry struct{ node, owner string }
@@ -102,6 +114,13 @@ func New(seed int64) *Cluster {
 
 // Now returns the virtual time.
 func (c *Cluster) Now() time.Time { return c.now }
+
+// stamp is the current virtual time as the API server stores a
+// metav1.Time: whole seconds (metav1.Time marshals as RFC3339, so every
+// creationTimestamp, deletionTimestamp, event and condition time a client
+// reads back is truncated to the second). Stamping truncated keeps AGE and
+// LAST SEEN consistent with the timestamps printed and sorted on.
+func (c *Cluster) stamp() time.Time { return c.now.Truncate(time.Second) }
 
 // SetNow moves the virtual clock to t. Moving backwards is ignored.
 func (c *Cluster) SetNow(t time.Time) {
@@ -245,7 +264,7 @@ func (c *Cluster) CreateNode(n *api.Node) error {
 		n.UID = c.NewUID()
 	}
 	if n.CreationTimestamp.IsZero() {
-		n.CreationTimestamp = c.now
+		n.CreationTimestamp = c.stamp()
 	}
 	c.bump(&n.ObjectMeta)
 	c.nodes[n.Name] = n
@@ -309,7 +328,7 @@ func (c *Cluster) PodsOnNode(node string) []*api.Pod {
 // PodsOwnedBy returns the pods whose controller ownerReference has this UID
 // ("" = pods with no controller), sorted.
 func (c *Cluster) PodsOwnedBy(uid string) []*api.Pod {
-	return c.podList("o:"+uid, c.podsByOwner[uid])
+	return append([]*api.Pod(nil), c.ownerList(uid)...)
 }
 
 // PodsOnNodeShared is PodsOnNode without the copy, on the same terms as
@@ -331,12 +350,78 @@ func (c *Cluster) PodsOnNodeShared(node string) []*api.Pod {
 // it), so it stays a valid snapshot of the moment it was taken.
 func (c *Cluster) PodsOwnedByShared(uid string) []*api.Pod {
 	// the key is built inline so that a hit allocates nothing
+	return c.ownerList(uid)
+}
+
+// ownerList returns the cached sorted listing of the owner's pods, applying
+// the pending ownerEdits or building it when there is none.
+func (c *Cluster) ownerList(uid string) []*api.Pod {
+	l, ok := c.podLists["o:"+uid]
+	if ok {
+		if ed := c.ownerEdits[uid]; len(ed) > 0 {
+			l = applyPodEdits(l, ed)
+			c.podLists["o:"+uid] = l
+			delete(c.ownerEdits, uid)
+		}
+		return l
+	}
+	delete(c.ownerEdits, uid)
+	l = sortedPods(c.podsByOwner[uid])
+	c.podLists["o:"+uid] = l
+	return l
+}
+
+// editOwnerList notes that p joined (member) or left the owner's pods, for
+// a cached listing; without one there is nothing to keep up to date.
+func (c *Cluster) editOwnerList(uid string, p *api.Pod, member bool) {
 	l, ok := c.podLists["o:"+uid]
 	if !ok {
-		l = sortedPods(c.podsByOwner[uid])
-		c.podLists["o:"+uid] = l
+		return
 	}
-	return l
+	if c.ownerEdits == nil {
+		c.ownerEdits = map[string]map[*api.Pod]bool{}
+	}
+	ed := c.ownerEdits[uid]
+	if ed == nil {
+		ed = map[*api.Pod]bool{}
+		c.ownerEdits[uid] = ed
+	}
+	ed[p] = member
+	if len(ed) > len(l)/2+16 {
+		// as cheap to sort again
+		delete(c.podLists, "o:"+uid)
+		delete(c.ownerEdits, uid)
+	}
+}
+
+// applyPodEdits returns a new listing sorted by namespace/name: l without
+// the pods of ed, plus those of ed that are members. l is not modified.
+func applyPodEdits(l []*api.Pod, ed map[*api.Pod]bool) []*api.Pod {
+	kept := make([]*api.Pod, 0, len(l)+len(ed))
+	for _, p := range l {
+		if _, touched := ed[p]; !touched {
+			kept = append(kept, p)
+		}
+	}
+	var add []*api.Pod
+	for p, member := range ed {
+		if member {
+			add = append(add, p)
+		}
+	}
+	if len(add) == 0 {
+		return kept
+	}
+	slices.SortFunc(add, comparePods)
+	out := make([]*api.Pod, 0, len(kept)+len(add))
+	prev := 0
+	for _, a := range add {
+		pos, _ := slices.BinarySearchFunc(kept, a, comparePods)
+		out = append(out, kept[prev:pos]...)
+		out = append(out, a)
+		prev = pos
+	}
+	return append(out, kept[prev:]...)
 }
 
 // podList returns a copy of the cached sorted listing of one index bucket,
@@ -355,13 +440,33 @@ func sortedPods(m map[string]*api.Pod) []*api.Pod {
 	for _, p := range m {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b *api.Pod) int {
-		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	slices.SortFunc(out, comparePods)
 	return out
+}
+
+// editIndexKeys keeps a cached sorted key listing (PodNodeNames,
+// PodOwnerUIDs; nil when stale) up to date in place when the bucket k turns
+// non-empty (add) or empty. The empty key is never listed. The listing is
+// only ever handed out as a copy, so editing it in place is safe.
+func editIndexKeys(keys []string, cache *[]string, k string, add bool) {
+	if keys == nil || k == "" {
+		return
+	}
+	i, found := slices.BinarySearch(keys, k)
+	switch {
+	case add && !found:
+		*cache = slices.Insert(keys, i, k)
+	case !add && found:
+		*cache = slices.Delete(keys, i, i+1)
+	}
+}
+
+// comparePods orders pods by namespace, then name.
+func comparePods(a, b *api.Pod) int {
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 func ownerUID(p *api.Pod) string {
@@ -383,37 +488,64 @@ func (c *Cluster) index(key string, p *api.Pod) {
 	if c.ownerGen == nil {
 		c.ownerGen = map[string]int64{}
 	}
+	if c.nodePodGen == nil {
+		c.nodePodGen = map[string]int64{}
+	}
 	if had {
 		c.ownerGen[old.owner]++
+		c.nodePodGen[old.node]++
 	}
 	if p != nil && (!had || e.owner != old.owner) {
 		c.ownerGen[e.owner]++
 	}
-	// Invalidate the cached listings whose membership or members change.
-	if !had || p == nil || old.node != e.node {
-		c.podNodeNames = nil
+	if p != nil && (!had || e.node != old.node) {
+		c.nodePodGen[e.node]++
 	}
-	if !had || p == nil || old.owner != e.owner {
-		c.podOwnerUIDs = nil
-	}
+	// Invalidate the cached listings whose membership or members change
+	// (PodNodeNames and PodOwnerUIDs only when a bucket turns empty or
+	// non-empty: see keysChanged below).
+	nodeMove := !had || p == nil || old.node != e.node
+	ownerMove := !had || p == nil || old.owner != e.owner
 	if !had || p == nil || old != e || c.podsByNode[old.node][key] != p {
 		delete(c.podLists, "all")
+		var oldPod *api.Pod
 		if had {
+			oldPod = c.podsByOwner[old.owner][key]
 			delete(c.podLists, "n:"+old.node)
-			delete(c.podLists, "o:"+old.owner)
 		}
 		if p != nil {
 			delete(c.podLists, "n:"+e.node)
-			delete(c.podLists, "o:"+e.owner)
+		}
+		if !(had && p != nil && old.owner == e.owner && oldPod == p) {
+			if had {
+				c.editOwnerList(old.owner, oldPod, false)
+			}
+			if p != nil {
+				c.editOwnerList(e.owner, p, true)
+			}
 		}
 	}
 	if had {
 		delete(c.podsByNode[old.node], key)
 		delete(c.podsByOwner[old.owner], key)
 	}
+	// a bucket the pod left that is now empty drops out of the key listings
+	if had && nodeMove && len(c.podsByNode[old.node]) == 0 {
+		editIndexKeys(c.podNodeNames, &c.podNodeNames, old.node, false)
+	}
+	if had && ownerMove && len(c.podsByOwner[old.owner]) == 0 {
+		editIndexKeys(c.podOwnerUIDs, &c.podOwnerUIDs, old.owner, false)
+	}
 	if p == nil {
 		delete(c.podIndex, key)
 		return
+	}
+	// a bucket the pod joins that was empty enters them
+	if nodeMove && len(c.podsByNode[e.node]) == 0 {
+		editIndexKeys(c.podNodeNames, &c.podNodeNames, e.node, true)
+	}
+	if ownerMove && len(c.podsByOwner[e.owner]) == 0 {
+		editIndexKeys(c.podOwnerUIDs, &c.podOwnerUIDs, e.owner, true)
 	}
 	c.podIndex[key] = e
 	if c.podsByNode[e.node] == nil {
@@ -429,8 +561,8 @@ func (c *Cluster) index(key string, p *api.Pod) {
 // CreatePod stores a new pod. An empty name with generateName set gets a
 // generated name; namespace defaults to "default". The pod admission
 // plugins run first: Priority (AdmitPodPriority), DefaultTolerationSeconds
-// and ServiceAccount (AdmitServiceAccount). Errors: Forbidden from
-// AdmitPodPriority, AlreadyExists, or Invalid when neither name nor
+// and ServiceAccount (CheckServiceAccount, AdmitServiceAccount). Errors:
+// Forbidden from CheckServiceAccount or AdmitPodPriority, AlreadyExists, or Invalid when neither name nor
 // generateName is set.
 func (c *Cluster) CreatePod(p *api.Pod) error {
 	if p.Namespace == "" {
@@ -439,9 +571,13 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 	if p.Name == "" && p.GenerateName == "" {
 		return fmt.Errorf("Pod \"\" is invalid: metadata.name: Required value: name or generateName is required")
 	}
-	// The Priority admission plugin runs before the name is generated: a
-	// refused generateName pod is named by its prefix (`pods "fluentd-" is
-	// forbidden: ...`), and a refused pod changes nothing.
+	// The ServiceAccount and Priority admission plugins (in that order) run
+	// before the name is generated: a refused generateName pod is named by
+	// its prefix (`pods "fluentd-" is forbidden: ...`), and a refused pod
+	// changes nothing.
+	if err := c.CheckServiceAccount(p.Namespace, cmp.Or(p.Name, p.GenerateName), p.Spec.ServiceAccountName); err != nil {
+		return err
+	}
 	if err := AdmitPodPriority(p); err != nil {
 		return err
 	}
@@ -467,7 +603,7 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 	if p.UID == "" {
 		p.UID = c.NewUID()
 	}
-	p.CreationTimestamp = c.now
+	p.CreationTimestamp = c.stamp()
 	if p.Status.Phase == "" {
 		p.Status.Phase = api.PodPending
 	}
@@ -542,7 +678,7 @@ func createIn[T metaObject](c *Cluster, m map[string]T, o T, resource string) er
 	if meta.UID == "" {
 		meta.UID = c.NewUID()
 	}
-	meta.CreationTimestamp = c.now
+	meta.CreationTimestamp = c.stamp()
 	c.bump(meta)
 	m[key] = o
 	return nil

@@ -111,20 +111,20 @@ func (c *Cluster) record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 	// eventLogger.eventObserve
 	if e, ok := c.eventIdx[key]; ok {
 		e.Count++
-		e.LastTimestamp = c.now
+		e.LastTimestamp = c.stamp()
 		e.Message = message
 		c.bump(&e.ObjectMeta)
 		return
 	}
 	e := &api.Event{
 		TypeMeta:       api.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.now, UID: newUID()},
+		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.stamp(), UID: newUID()},
 		InvolvedObject: ref,
 		Reason:         reason,
 		Message:        message,
 		Source:         api.EventSource{Component: component, Host: host},
-		FirstTimestamp: c.now,
-		LastTimestamp:  c.now,
+		FirstTimestamp: c.stamp(),
+		LastTimestamp:  c.stamp(),
 		Count:          1,
 		Type:           eventType,
 	}

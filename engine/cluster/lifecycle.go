@@ -24,6 +24,11 @@ func (c *Cluster) NodeVersion() int64 { return c.nodeGen }
 // else). A controller whose pods did not change may skip re-reading them.
 func (c *Cluster) OwnerPodVersion(uid string) int64 { return c.ownerGen[uid] }
 
+// NodePodVersion returns a counter that increases whenever a pod bound to
+// the node ("" = unbound pods), before or after the write, is created,
+// updated or removed (and on nothing else).
+func (c *Cluster) NodePodVersion(node string) int64 { return c.nodePodGen[node] }
+
 // RevisionVersion returns a counter that increases whenever a
 // ControllerRevision is created, updated or removed (or such a write is
 // attempted).
@@ -91,7 +96,7 @@ func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) e
 	if grace == 0 && len(p.Finalizers) == 0 {
 		return c.RemovePod(namespace, name)
 	}
-	deadline := c.now.Add(time.Duration(grace) * time.Second)
+	deadline := c.stamp().Add(time.Duration(grace) * time.Second) // a metav1.Time: whole seconds
 	if p.DeletionTimestamp != nil {
 		old := p.DeletionGracePeriodSeconds
 		if old == nil || *old == 0 || gracePeriodSeconds == nil || grace >= *old {

@@ -68,7 +68,7 @@ func (c *Cluster) CreateNamespace(ns *api.Namespace) error {
 	if ns.UID == "" {
 		ns.UID = c.NewUID()
 	}
-	ns.CreationTimestamp = c.now
+	ns.CreationTimestamp = c.stamp()
 	if ns.Labels == nil {
 		ns.Labels = map[string]string{}
 	}
@@ -113,7 +113,7 @@ func (c *Cluster) DeleteNamespace(name string) error {
 	if ns.Status.Phase == api.NamespaceTerminating {
 		return nil
 	}
-	now := c.now
+	now := c.stamp()
 	ns.DeletionTimestamp = &now
 	ns.Status.Phase = api.NamespaceTerminating
 	c.bump(&ns.ObjectMeta)
@@ -127,6 +127,7 @@ func (c *Cluster) DeleteNamespace(name string) error {
 			c.RemoveControllerRevision(r.Namespace, r.Name)
 		}
 	}
+	c.removeConfigObjects(name)
 	for _, p := range c.Pods() {
 		if p.Namespace == name {
 			c.DeletePod(p.Namespace, p.Name, nil)

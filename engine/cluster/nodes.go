@@ -63,7 +63,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 	}
 	conds := HealthyNodeConditions()
 	for i := range conds {
-		conds[i].LastHeartbeatTime, conds[i].LastTransitionTime = c.now, c.now
+		conds[i].LastHeartbeatTime, conds[i].LastTransitionTime = c.stamp(), c.stamp()
 	}
 	return &api.Node{
 		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},

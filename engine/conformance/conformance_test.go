@@ -20,7 +20,7 @@ var upstreamLine = regexp.MustCompile(`^#\s*(upstream|reference)\s*:.*(\bTest[A-
 // doc.go): which part of the reference notes a scenario covers.
 var prefixes = []string{
 	"placement-", "taints-", "tolerations-", "existing-", "failed-", "status-", "history-",
-	"nodes-", "lifecycle-", "sched-", "validation-", "realworld-", "update-",
+	"nodes-", "lifecycle-", "sched-", "validation-", "realworld-", "update-", "objects-",
 }
 
 func knownPrefix(name string) bool {

@@ -25,7 +25,9 @@
 // taints-, tolerations-, existing-, failed-, status-, history- (DaemonSet
 // controller); nodes-, lifecycle-, sched- (scheduler and node lifecycle);
 // validation-, realworld- (API validation, real manifests); update- (rolling
-// updates). A file with another prefix fails the suite.
+// updates); objects- (ServiceAccounts, ConfigMaps and Secrets: ServiceAccount
+// admission, volume mounts, the objects every namespace gets). A file with
+// another prefix fails the suite.
 //
 // Run one file: go test ./engine/conformance -run 'TestConformance/<file stem>'.
 // Or headless with its transcript: go run ./cmd/dsplay run engine/conformance/testdata/<file>.

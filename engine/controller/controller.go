@@ -9,7 +9,14 @@
 // syncDaemonSet for every DaemonSet in namespace/name order on every pass
 // of the simulation loop, which covers every enqueue upstream makes (pod,
 // node, ControllerRevision and DaemonSet events) at the same virtual
-// instant.
+// instant. Three caches stand in for what the informers save upstream, and
+// change no decision: a DaemonSet whose last sync was a no-op is not synced
+// again until the store's change counters for its pods, the orphans, the
+// nodes, its revisions or the object itself move (syncDaemonSet: no event,
+// no sync); NodeShouldRunDaemonPod answers are kept until a node or the
+// template's placement fields change (cachedVerdicts); and the pods of a
+// sync are grouped by node in storage reused from sync to sync
+// (getNodesToDaemonPods).
 //
 // Expectations (controller.ControllerExpectations, set by syncNodes and
 // lowered by the informer's add/delete handlers) are modelled as observed

@@ -6,25 +6,10 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
-func annotateFlags() []*flagDef {
-	return []*flagDef{
-		boolFlag("overwrite", ""),
-		boolFlag("list", ""),
-		boolFlag("local", ""),
-		stringFlag("selector", "l", ""),
-		stringFlag("field-selector", "", ""),
-		boolFlag("all", ""),
-		boolFlag("all-namespaces", "A"),
-		stringFlag("resource-version", "", ""),
-		dryRunFlag(),
-		stringFlag("output", "o", ""),
-		stringFlag("field-manager", "", "kubectl-annotate"),
-		boolFlag("record", ""),
-		{name: "filename", shorthand: "f", kind: flagStringSlice},
-	}
-}
+func annotateFlags() []*flagDef { return metadataUpdateFlags("kubectl-annotate") }
 
 // parseAnnotations mirrors kubectl annotate's parseAnnotations.
 func parseAnnotations(args []string) (map[string]string, []string, error) {
@@ -88,29 +73,15 @@ func runAnnotate(inv *invocation) error {
 		return err
 	}
 	record, cause := inv.recordFlag()
-	// only a single resource may be locked to a resourceVersion
-	rv := f.String("resource-version")
-	if !one && rv != "" {
-		return &plainError{"--resource-version may only be used with a single resource"}
+	rv, err := resourceVersionFlag(f, one)
+	if err != nil {
+		return err
 	}
 	c := inv.env.Cluster
-	var errs []error
-	for _, t := range ts {
-		if t.err != nil {
-			errs = append(errs, t.err)
-			continue
-		}
-		o := t.o
+	return visitTargets(ts, func(o object) error {
 		if f.Bool("list") {
-			indent := ""
-			if !one {
-				indent = " "
-				fmt.Fprintf(&inv.out, "Listing annotations for %s.%s/%s:\n", o.rt.kind, o.rt.group, o.meta.Name)
-			}
-			for _, k := range sortedKeys(o.meta.Annotations) {
-				fmt.Fprintf(&inv.out, "%s%s=%s\n", indent, k, o.meta.Annotations[k])
-			}
-			continue
+			inv.listMetadataMap(o, one, "annotations", o.meta.Annotations)
+			return nil
 		}
 		if !f.Bool("overwrite") {
 			var found []string
@@ -123,17 +94,14 @@ func runAnnotate(inv *invocation) error {
 				}
 			}
 			if len(found) > 0 {
-				errs = append(errs, &plainError{"--overwrite is false but found the following declared annotation(s): " + strings.Join(found, "; ")})
-				continue
+				return &plainError{"--overwrite is false but found the following declared annotation(s): " + strings.Join(found, "; ")}
 			}
 		}
 		if rv != "" && rv != o.meta.ResourceVersion {
-			errs = append(errs, conflictError(o))
-			continue
+			return conflictError(o)
 		}
 		if verr := validateKeys(o, "metadata.annotations", add); verr != nil {
-			errs = append(errs, verr)
-			continue
+			return verr
 		}
 		if dry == "" {
 			updated := map[string]string{}
@@ -152,15 +120,17 @@ func runAnnotate(inv *invocation) error {
 			if len(updated) == 0 {
 				updated = nil
 			}
+			if manifest.AnnotationsTooLong(updated) { // ValidateAnnotationsSize on update
+				return &invalidError{kind: o.rt.kind, name: o.meta.Name, causes: []string{manifest.AnnotationsTooLongCause}}
+			}
 			o.meta.Annotations = updated
 			if err := updateObject(c, o); err != nil {
-				errs = append(errs, err)
-				continue
+				return err
 			}
 			c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "RunAnnotate",
 				Object: decisionObject(o), Action: "annotate", Reason: inv.line})
 		}
 		nameOutput(inv, o.rt, o.meta.Name, "annotated"+dryRunSuffix(dry))
-	}
-	return visitErr(errs)
+		return nil
+	})
 }

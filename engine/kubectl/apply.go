@@ -3,6 +3,8 @@ package kubectl
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -34,6 +36,12 @@ func runCreate(inv *invocation) error {
 	if isCreateNamespace(inv.args) && len(inv.flags.Strings("filename")) == 0 {
 		return runCreateNamespace(inv, inv.args[1:])
 	}
+	if isCreateServiceAccount(inv.args) && len(inv.flags.Strings("filename")) == 0 {
+		return runCreateServiceAccount(inv, inv.args[1:]) // configobjects.go
+	}
+	if isCreateConfigObject(inv.args) && len(inv.flags.Strings("filename")) == 0 {
+		return runCreateConfigObject(inv, inv.args) // configobjects.go
+	}
 	return inv.applyFiles(manifest.ModeCreate)
 }
 func runReplace(inv *invocation) error { return inv.applyFiles(manifest.ModeReplace) }
@@ -41,6 +49,12 @@ func runReplace(inv *invocation) error { return inv.applyFiles(manifest.ModeRepl
 // readFiles returns the documents of every -f file: a key of env.Files,
 // or "-" for env.Files["-"] (standard input).
 func (inv *invocation) readFiles(files []string) ([]manifest.Document, error) {
+	return inv.readFilesWith(files, manifest.DecodeOptions{})
+}
+
+// readFilesWith is readFiles with decode options (apply, create and
+// replace: the --validate directive and the verb of decode errors).
+func (inv *invocation) readFilesWith(files []string, opts manifest.DecodeOptions) ([]manifest.Document, error) {
 	var docs []manifest.Document
 	for _, name := range files {
 		text, ok := inv.env.Files[name]
@@ -51,7 +65,7 @@ func (inv *invocation) readFiles(files []string) ([]manifest.Document, error) {
 				return nil, &plainError{fmt.Sprintf("the path %q does not exist", name)}
 			}
 		}
-		d, err := manifest.Decode(name, text)
+		d, err := manifest.DecodeWith(name, text, opts)
 		if err != nil {
 			return nil, manifestError(err)
 		}
@@ -79,6 +93,10 @@ func manifestError(err error) error {
 func (inv *invocation) applyFiles(mode manifest.Mode) error {
 	f := inv.flags
 	files := f.Strings("filename")
+	directive, err := validationDirective(f)
+	if err != nil {
+		return err
+	}
 	if f.String("kustomize") != "" {
 		return &plainError{"-k (kustomize) is not simulated in the playground"}
 	}
@@ -104,8 +122,17 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 	if out := f.String("output"); out != "" && out != "name" {
 		return &plainError{fmt.Sprintf("-o %s is not simulated in the playground for %s (only -o name)", out, inv.cmd.name)}
 	}
-	docs, err := inv.readFiles(files)
+	opts := manifest.DecodeOptions{FieldValidation: directive, Verb: "creating"}
+	if mode == manifest.ModeReplace {
+		opts.Verb = "replacing" // replace.go: AddSourceToErr("replacing", ...)
+	}
+	docs, err := inv.readFilesWith(files, opts)
 	if err != nil {
+		if mode == manifest.ModeApply && directive == manifest.FieldValidationStrict && errIsManifest(err) {
+			if perr, ok := inv.applyPatchStrictErrors(files); ok {
+				return perr
+			}
+		}
 		return err
 	}
 	if len(docs) == 0 {
@@ -119,6 +146,28 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 	var warnings []string
 	if mode == manifest.ModeApply {
 		warnings = MissingLastAppliedWarnings(inv.env.Cluster, docs)
+	}
+	// Warn mode: the server's `unknown field` warnings, printed by
+	// kubectl's warning handler as the response of each object arrives
+	// (after apply's missing-annotation warning)
+	i := 0
+	for _, d := range docs {
+		if d.Skipped || d.Object == nil {
+			continue
+		}
+		for i >= len(warnings) {
+			warnings = append(warnings, "")
+		}
+		unknown := d.UnknownFields
+		if mode == manifest.ModeApply && len(unknown) > 1 && liveObject(inv.env.Cluster, d) != nil {
+			// a patch: FromUnstructuredWithValidation sorts its warnings
+			unknown = append([]string(nil), unknown...)
+			sort.Slice(unknown, func(a, b int) bool { return strconv.Quote(unknown[a]) < strconv.Quote(unknown[b]) })
+		}
+		for _, u := range unknown {
+			warnings[i] += fmt.Sprintf("Warning: unknown field %q\n", u)
+		}
+		i++
 	}
 	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
 	for i, l := range lines {
@@ -174,6 +223,8 @@ func (inv *invocation) fileTargets(files []string, verb string) ([]target, error
 			rt = rtNodes
 		case *api.Namespace:
 			rt = rtNamespaces
+		case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+			rt = configObjectType(d.Object)
 		default:
 			inv.errOut.WriteString(SkippedWarning(d))
 			continue
@@ -243,6 +294,12 @@ func MissingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []
 			resource = "namespaces"
 			if live := c.Namespace(o.Name); live != nil {
 				meta = &live.ObjectMeta
+			}
+		case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+			rt := configObjectType(o)
+			resource = rt.resource
+			if live, ok := getConfigObject(c, rt, d.Namespace, d.Name).(interface{ GetObjectMeta() *api.ObjectMeta }); ok {
+				meta = live.GetObjectMeta()
 			}
 		}
 		w := ""

@@ -67,7 +67,7 @@ func init() {
 		{name: "apply", use: "apply (-f FILENAME | -k DIRECTORY)",
 			short: "Apply a configuration to a resource by file name or stdin", flags: applyFlags, run: runApply},
 		{name: "create", use: "create -f FILENAME",
-			short: "Create a resource from a file or from stdin", flags: applyFlags, run: runCreate},
+			short: "Create a resource from a file or from stdin", flags: createFlags, run: runCreate},
 		{name: "replace", use: "replace -f FILENAME",
 			short: "Replace a resource by file name or stdin", flags: applyFlags, run: runReplace},
 		{name: "cordon", use: "cordon NODE",
@@ -86,6 +86,8 @@ func init() {
 			short: "Print the client and server version information", flags: versionFlags, run: runVersion},
 		{name: "api-resources", use: "api-resources",
 			short: "Print the supported API resources on the server", flags: apiResourcesFlags, run: runAPIResources},
+		{name: "scale", use: "scale [--resource-version=version] [--current-replicas=count] --replicas=COUNT (-f FILENAME | TYPE NAME)",
+			short: "Set a new size for a deployment, replica set, or replication controller", flags: scaleFlags, run: runScale},
 		{name: "explain", use: "explain TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [--output=plaintext|plaintext-openapiv2]",
 			short: "Get documentation for a resource", flags: explainFlags, run: runExplain},
 		{name: "api-versions", use: "api-versions",
@@ -99,16 +101,16 @@ var notSimulated = []string{
 	"alpha", "attach", "auth", "autoscale", "certificate", "cluster-info",
 	"completion", "config", "cp", "debug", "diff", "exec",
 	"expose", "kustomize", "logs", "options", "plugin", "port-forward",
-	"proxy", "run", "scale", "top", "wait",
+	"proxy", "run", "top", "wait",
 }
 
 // createSubcommands are kubectl create's generators, not simulated.
 var createSubcommands = map[string]bool{
-	"clusterrole": true, "clusterrolebinding": true, "configmap": true, "cm": true, "cronjob": true, "cj": true,
+	"clusterrole": true, "clusterrolebinding": true, "cronjob": true, "cj": true,
 	"deployment": true, "deploy": true, "ingress": true, "ing": true, "job": true,
 	"poddisruptionbudget": true, "pdb": true, "priorityclass": true, "pc": true, "quota": true,
-	"resourcequota": true, "role": true, "rolebinding": true, "secret": true, "service": true, "svc": true,
-	"serviceaccount": true, "sa": true, "token": true,
+	"resourcequota": true, "role": true, "rolebinding": true, "service": true, "svc": true,
+	"token": true,
 }
 
 // suggestFor mirrors cobra's SuggestFor entries of kubectl's commands.
@@ -160,7 +162,7 @@ func dispatch(inv *invocation, args []string) error {
 			// cobra's stripFlags: "-x" and "--name" without "=" take the
 			// next argument as their value, except known boolean flags.
 			takesValue := (len(a) == 2 || strings.HasPrefix(a, "--")) && !strings.Contains(a, "=")
-			if a == "-A" || a == "--all-namespaces" {
+			if a == "-A" || a == "--all-namespaces" || globalBoolFlag(a) {
 				takesValue = false
 			}
 			if takesValue {
@@ -203,9 +205,13 @@ func dispatch(inv *invocation, args []string) error {
 	}
 	inv.cmd = cmd
 	if cmd.name == "create" {
-		for _, a := range rest {
+		for i, a := range rest {
 			if createSubcommands[a] {
 				return fmt.Errorf("%q is not simulated in the playground (use kubectl create -f FILE)", "kubectl create "+a)
+			}
+			// of the secret generators only generic is simulated (configobjects.go)
+			if a == "secret" && i+1 < len(rest) && rest[i+1] != "generic" && !strings.HasPrefix(rest[i+1], "-") {
+				return fmt.Errorf("%q is not simulated in the playground (use kubectl create secret generic, or kubectl create -f FILE)", "kubectl create secret "+rest[i+1])
 			}
 		}
 	}
@@ -226,6 +232,9 @@ func dispatch(inv *invocation, args []string) error {
 	pos, err := fs.parse(rest)
 	if err != nil {
 		return &flagError{msg: err.Error(), cmdPath: cmd.path()}
+	}
+	if err := checkGlobalFlags(fs); err != nil {
+		return err
 	}
 	inv.flags = fs
 	inv.args = pos
@@ -311,6 +320,9 @@ func commandHelp(c *command) string {
 	var b strings.Builder
 	b.WriteString(c.short + ".\n\nUsage:\n  kubectl " + c.use + "\n\nOptions:\n")
 	for _, d := range c.flags() {
+		if c.name == "create" && generatorFlags[d.name] {
+			continue // the generators' own flags (configobjects.go)
+		}
 		name := "    --" + d.name
 		if d.shorthand != "" {
 			name = "-" + d.shorthand + ", --" + d.name

@@ -178,6 +178,11 @@ func (c *completer) positional(cmd *command, done []string, cur string) []string
 		if !contains(subs, done[0]) {
 			return nil
 		}
+		if cmd.name == "set" && done[0] == "image" {
+			if pairs, ok := c.setImageContainers(done[1:], cur); ok {
+				return pairs
+			}
+		}
 		return c.typeThenNames(resourceTypes, done[1:], cur)
 	case strings.Contains(use, "NODE NAME"):
 		return c.typeThenNames([]*resourceType{rtNodes}, done, cur)
@@ -223,6 +228,80 @@ func (c *completer) typeThenNames(types []*resourceType, done []string, cur stri
 		return nil
 	}
 	return c.names(rt, "", cur)
+}
+
+// setImageContainers completes the CONTAINER_NAME=IMAGE arguments of
+// `kubectl set image (TYPE NAME | TYPE/NAME)... CONTAINER=IMAGE...` once
+// an object is named (done are the arguments after "image"): "NAME=" for
+// each container and init container of the named DaemonSets and pods
+// (the containers set image's UpdatePodSpecForObject would change; kubectl's
+// own completion offers nothing there), leaving out those already given;
+// after "NAME=" the container's current image, to edit its tag. ok is
+// false when the word is still a type or name (no object named yet, or
+// cur has "/").
+func (c *completer) setImageContainers(done []string, cur string) (cands []string, ok bool) {
+	if c.env == nil || c.env.Cluster == nil || strings.Contains(cur, "/") || len(done) == 0 {
+		return nil, false
+	}
+	type ref struct {
+		rt   *resourceType
+		name string
+	}
+	var refs []ref
+	given := map[string]bool{}
+	slashForm := strings.Contains(done[0], "/")
+	for i, w := range done {
+		switch {
+		case strings.Contains(w, "="):
+			name, _, _ := strings.Cut(w, "=")
+			given[name] = true
+		case slashForm:
+			t, name, _ := strings.Cut(w, "/")
+			refs = append(refs, ref{resolveAmong(resourceTypes, t), name})
+		case i > 0:
+			for _, name := range strings.Split(w, ",") {
+				refs = append(refs, ref{resolveAmong(resourceTypes, strings.Split(done[0], ",")[0]), name})
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return nil, false
+	}
+	images := map[string]string{}
+	for _, r := range refs {
+		var spec *api.PodSpec
+		switch r.rt {
+		case rtDaemonSets:
+			if ds := c.env.Cluster.DaemonSet(c.namespace, r.name); ds != nil {
+				spec = &ds.Spec.Template.Spec
+			}
+		case rtPods:
+			if p := c.env.Cluster.Pod(c.namespace, r.name); p != nil {
+				spec = &p.Spec
+			}
+		}
+		if spec == nil {
+			continue
+		}
+		for _, ct := range append(append([]api.Container(nil), spec.InitContainers...), spec.Containers...) {
+			if _, ok := images[ct.Name]; !ok {
+				images[ct.Name] = ct.Image
+			}
+		}
+	}
+	var all []string
+	if name, _, ok := strings.Cut(cur, "="); ok {
+		if img, ok := images[name]; ok {
+			all = append(all, name+"="+img)
+		}
+	} else {
+		for name := range images {
+			if !given[name] {
+				all = append(all, name+"=")
+			}
+		}
+	}
+	return filterPrefix(all, cur), true
 }
 
 // names are the live objects of rt whose names start with the part of cur

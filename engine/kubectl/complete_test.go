@@ -18,7 +18,8 @@ func TestComplete(t *testing.T) {
 		Spec: api.DaemonSetSpec{
 			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "log"}},
 			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "log"}},
-				Spec: api.PodSpec{Containers: []api.Container{{Name: "a", Image: "a"}}}},
+				Spec: api.PodSpec{InitContainers: []api.Container{{Name: "setup", Image: "busybox"}},
+					Containers: []api.Container{{Name: "a", Image: "a"}}}},
 		},
 	}
 	if err := c.CreateDaemonSet(other); err != nil {
@@ -85,6 +86,20 @@ func TestComplete(t *testing.T) {
 		// set image: the simulated subcommand, then TYPE/NAME
 		{"kubectl set i", []string{"image"}, -1},
 		{"kubectl set image ds/", []string{"ds/fluentd"}, -1},
+		// then CONTAINER= for the named object's containers and init
+		// containers, those not given yet; after "=" the current image
+		{"kubectl set image ds/fluentd ", []string{"fluentd="}, -1},
+		{"kubectl set image ds/fluentd fl", []string{"fluentd="}, -1},
+		{"kubectl set image ds/fluentd x", nil, -1},
+		{"kubectl set image daemonset fluentd ", []string{"fluentd="}, -1},
+		{"kubectl set image daemonset ", []string{"fluentd"}, -1},
+		{"kubectl set image -n logging ds/log-agent ", []string{"a=", "setup="}, -1},
+		{"kubectl set image -n logging ds/log-agent a=b:1 ", []string{"setup="}, -1},
+		{"kubectl set image ds/fluentd fluentd=", []string{"fluentd=fluentd:v1.16"}, -1},
+		{"kubectl set image ds/fluentd fluentd=x:1 ", nil, -1},
+		{"kubectl set image ds/nosuch ", nil, -1},
+		{"kubectl set image ds/fluentd ds/", []string{"ds/fluentd"}, -1},
+		{"kubectl set image pod/fluentd-7xkq2 ", []string{"fluentd="}, -1},
 		// explain: types, then field paths from the schema
 		{"kubectl explain daemonset", []string{"daemonset", "daemonsets"}, -1},
 		{"kubectl explain ds.sp", []string{"ds.spec."}, -1},

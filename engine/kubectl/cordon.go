@@ -48,7 +48,9 @@ func runCordonOrUncordon(inv *invocation, desired bool) error {
 	c := inv.env.Cluster
 	for _, n := range nodes {
 		if n.Spec.Unschedulable == desired {
-			nameOutput(inv, rtNodes, n.Name, "already "+verb+"ed")
+			// ToPrinter applies PrintFlagsWithDryRunStrategy to every operation,
+			// "already cordoned" included (drain.go RunCordonOrUncordon).
+			nameOutput(inv, rtNodes, n.Name, "already "+verb+"ed"+dryRunSuffix(dry))
 			continue
 		}
 		if dry == "" {

@@ -291,17 +291,16 @@ func (inv *invocation) deleteObject(o object, grace *int64, cascade string) (del
 		}
 		reason += ": namespace Terminating; its DaemonSets, ControllerRevisions, pods and events are deleted, then the namespace"
 	default:
-		return d, &plainError{fmt.Sprintf("deleting %s is not simulated in the playground", o.rt.resource)}
-	}
-	node := ""
-	switch x := o.obj.(type) {
-	case *api.Pod:
-		node = x.Spec.NodeName
-	case *api.Node:
-		node = x.Name
+		err, ok := deleteConfigObject(c, o.obj)
+		if !ok {
+			return d, &plainError{fmt.Sprintf("deleting %s is not simulated in the playground", o.rt.resource)}
+		}
+		if err != nil {
+			return d, err
+		}
 	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DeleteResult", Object: decisionObject(o),
-		Node: node, Action: "delete", Reason: reason})
+		Node: decisionNode(o), Action: "delete", Reason: reason})
 	return d, nil
 }
 

@@ -91,7 +91,7 @@ func runDescribe(inv *invocation) error {
 	selStr := f.String("selector")
 	sel, err := parseSelector(selStr)
 	if err != nil {
-		return err
+		return labelSelectorError(rargs, selStr, "", err) // server-side (selector.go)
 	}
 	c := inv.env.Cluster
 	showEvents := f.Bool("show-events")
@@ -99,23 +99,19 @@ func runDescribe(inv *invocation) error {
 	var errs []error
 	for _, ra := range rargs {
 		if len(ra.names) == 0 {
-			for _, o := range listObjects(c, ra.rt, inv.namespace, allNS) {
-				if sel.matches(o.meta.Labels) {
-					objs = append(objs, o)
-				}
-			}
+			objs = append(objs, listMatching(c, ra.rt, inv.namespace, allNS, sel)...)
 			continue
 		}
 		for _, n := range ra.names {
 			o, err := getObject(c, ra.rt, inv.namespace, n)
 			if err != nil {
 				// DescribeMatchingResources: "kubectl describe TYPE PREFIX".
-				if len(inv.args) == 2 && !strings.Contains(inv.args[0], ",") {
+				if len(inv.args) == 2 && !strings.Contains(inv.args[0], ",") && isNotFound(err) {
 					found := false
 					for _, m := range listObjects(c, ra.rt, inv.namespace, allNS) {
 						if strings.HasPrefix(m.meta.Name, n) {
 							found = true
-							s, derr := describeObject(c, m, showEvents)
+							s, derr := describeObject(c, m, showEvents, inv.env.KubeletStoppedSince)
 							if derr != nil {
 								return derr
 							}
@@ -134,7 +130,7 @@ func runDescribe(inv *invocation) error {
 	}
 	first := true
 	for _, o := range objs {
-		s, err := describeObject(c, o, showEvents)
+		s, err := describeObject(c, o, showEvents, inv.env.KubeletStoppedSince)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -156,18 +152,22 @@ func runDescribe(inv *invocation) error {
 	return visitErr(errs)
 }
 
-func describeObject(c *cluster.Cluster, o object, showEvents bool) (string, error) {
+// describeObject renders one object; stopped is Env.KubeletStoppedSince.
+func describeObject(c *cluster.Cluster, o object, showEvents bool, stopped func(string) (time.Time, bool)) (string, error) {
 	switch x := o.obj.(type) {
 	case *api.DaemonSet:
 		return describeDaemonSet(c, x, showEvents), nil
 	case *api.Pod:
 		return describePod(c, x, showEvents), nil
 	case *api.Node:
-		return describeNode(c, x, showEvents), nil
+		return describeNode(c, x, showEvents, stopped), nil
 	case *api.Namespace:
 		return describeNamespace(x), nil
 	case *api.ControllerRevision, *api.Event:
 		return describeGeneric(c, o, showEvents)
+	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+		s, _ := describeConfigObject(c, o, showEvents) // configobjects.go
+		return s, nil
 	}
 	return "", &plainError{fmt.Sprintf("describe %s is not simulated in the playground", o.rt.resource)}
 }
@@ -318,7 +318,11 @@ func printTaintsMultiline(w *prefixWriter, title string, taints []api.Taint) {
 
 // describeContainers mirrors describe's describeContainers for the fields
 // the simulator keeps.
-func describeContainers(w *prefixWriter, label string, cs []api.Container, statuses []api.ContainerStatus, pod *api.Pod, space string) {
+//
+// extra and base locate the containers' unmodeled fields (envFrom):
+// extra[base+"[i]"] holds container i's, for example base
+// "spec.template.spec.containers" in a DaemonSet's Extra; extra may be nil.
+func describeContainers(w *prefixWriter, label string, cs []api.Container, statuses []api.ContainerStatus, pod *api.Pod, space string, extra api.Unmodeled, base string) {
 	byName := map[string]api.ContainerStatus{}
 	for _, s := range statuses {
 		byName[s.Name] = s
@@ -328,7 +332,7 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 		none = " <none>"
 	}
 	w.write(0, "%s%s:%s\n", space, label, none)
-	for _, c := range cs {
+	for i, c := range cs {
 		st, ok := byName[c.Name]
 		nameIndent := ""
 		if space != "" {
@@ -392,6 +396,9 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 		if c.ReadinessProbe != nil {
 			w.write(2, "Readiness:\t%s\n", describeProbe(c.ReadinessProbe))
 		}
+		if envFrom, _ := extra[fmt.Sprintf("%s[%d]", base, i)]["envFrom"].([]any); len(envFrom) > 0 {
+			describeContainerEnvFrom(w, envFrom)
+		}
 		if len(c.Env) == 0 {
 			w.write(2, "Environment:\t<none>\n")
 		} else {
@@ -426,6 +433,37 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 				}
 				w.write(3, "%s from %s (%s)\n", m.MountPath, m.Name, strings.Join(flags, ","))
 			}
+		}
+	}
+}
+
+// describeContainerEnvFrom mirrors describe.go describeContainerEnvFrom
+// (called by DescribeContainers only when the container has envFrom, just
+// before the Environment block): one line per source, "<name>\tConfigMap"
+// or "Secret", " with prefix '<prefix>'" when a prefix is set, then
+// "\tOptional: <bool>". envFrom is the container's envFrom list as written.
+func describeContainerEnvFrom(w *prefixWriter, envFrom []any) {
+	w.write(2, "Environment Variables from:\n")
+	for _, e := range envFrom {
+		em, _ := e.(map[string]any)
+		from, name, optional := "", "", false
+		ref := func(key, kind string) bool {
+			r, ok := em[key].(map[string]any)
+			if !ok {
+				return false
+			}
+			from = kind
+			name, _ = r["name"].(string)
+			optional, _ = r["optional"].(bool)
+			return true
+		}
+		if !ref("configMapRef", "ConfigMap") {
+			ref("secretRef", "Secret")
+		}
+		if prefix, _ := em["prefix"].(string); prefix != "" {
+			w.write(3, "%s\t%s with prefix '%s'\tOptional: %t\n", name, from, prefix, optional)
+		} else {
+			w.write(3, "%s\t%s\tOptional: %t\n", name, from, optional)
 		}
 	}
 }
@@ -668,7 +706,9 @@ func printProjectedVolumeSource(w *prefixWriter, projected any) {
 }
 
 // describePodTemplate mirrors describe.DescribePodTemplate.
-func describePodTemplate(w *prefixWriter, t *api.PodTemplateSpec) {
+// extra holds the template's unmodeled fields at the paths
+// "spec.template.spec.(init)containers[i]" (a DaemonSet's Extra), or nil.
+func describePodTemplate(w *prefixWriter, t *api.PodTemplateSpec, extra api.Unmodeled) {
 	w.write(0, "Pod Template:\n")
 	printLabelsMultiline(w, "  Labels", t.Labels)
 	if len(t.Annotations) > 0 {
@@ -678,9 +718,9 @@ func describePodTemplate(w *prefixWriter, t *api.PodTemplateSpec) {
 		w.write(1, "Service Account:\t%s\n", t.Spec.ServiceAccountName)
 	}
 	if len(t.Spec.InitContainers) > 0 {
-		describeContainers(w, "Init Containers", t.Spec.InitContainers, nil, nil, "  ")
+		describeContainers(w, "Init Containers", t.Spec.InitContainers, nil, nil, "  ", extra, "spec.template.spec.initContainers")
 	}
-	describeContainers(w, "Containers", t.Spec.Containers, nil, nil, "  ")
+	describeContainers(w, "Containers", t.Spec.Containers, nil, nil, "  ", extra, "spec.template.spec.containers")
 	describeVolumes(w, t.Spec.Volumes, "  ")
 	if t.Spec.PriorityClassName != "" {
 		w.write(1, "Priority Class Name:\t%s\n", t.Spec.PriorityClassName)
@@ -731,7 +771,7 @@ func describeDaemonSet(c *cluster.Cluster, ds *api.DaemonSet, showEvents bool) s
 	w.write(0, "Number of Nodes Scheduled with Available Pods: %d\n", st.NumberAvailable)
 	w.write(0, "Number of Nodes Misscheduled: %d\n", st.NumberMisscheduled)
 	w.write(0, "Pods Status:\t%d Running / %d Waiting / %d Succeeded / %d Failed\n", running, waiting, succeeded, failed)
-	describePodTemplate(w, &ds.Spec.Template)
+	describePodTemplate(w, &ds.Spec.Template, ds.Extra)
 	if showEvents {
 		describeEvents(w, eventsFor(c, "DaemonSet", ds.Namespace, ds.Name, ds.UID), c.Now())
 	}
@@ -810,9 +850,9 @@ func describePod(c *cluster.Cluster, p *api.Pod, showEvents bool) string {
 		w.write(0, "NominatedNodeName:\t%s\n", p.Status.NominatedNodeName)
 	}
 	if len(p.Spec.InitContainers) > 0 {
-		describeContainers(w, "Init Containers", p.Spec.InitContainers, nil, p, "")
+		describeContainers(w, "Init Containers", p.Spec.InitContainers, p.Status.InitContainerStatuses, p, "", p.Extra, "spec.initContainers")
 	}
-	describeContainers(w, "Containers", p.Spec.Containers, p.Status.ContainerStatuses, p, "")
+	describeContainers(w, "Containers", p.Spec.Containers, p.Status.ContainerStatuses, p, "", p.Extra, "spec.containers")
 	if len(p.Status.Conditions) > 0 {
 		w.write(0, "Conditions:\n  Type\tStatus\n")
 		for _, cond := range p.Status.Conditions {
@@ -842,7 +882,10 @@ func uuidFrom(h string) string {
 }
 
 // describeNode mirrors describe's describeNode and describeNodeResource.
-func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool) string {
+//
+// stopped reports when a node's kubelet stopped (Env.KubeletStoppedSince;
+// may be nil).
+func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool, stopped func(string) (time.Time, bool)) string {
 	w := newPrefixWriter()
 	now := c.Now()
 	w.write(0, "Name:\t%s\n", n.Name)
@@ -852,14 +895,17 @@ func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool) string {
 	w.write(0, "CreationTimestamp:\t%s\n", rfc1123z(n.CreationTimestamp))
 	printTaintsMultiline(w, "Taints", n.Spec.Taints)
 	w.write(0, "Unschedulable:\t%v\n", n.Spec.Unschedulable)
-	// The kubelet's lease in kube-node-lease: held by the node, renewed with
-	// each heartbeat.
+	// The kubelet's lease in kube-node-lease: held by the node, renewed
+	// every 10 s while the kubelet runs; the conditions' heartbeats move
+	// with the kubelet's status posts (deriveNodeHeartbeat).
+	hb := deriveNodeHeartbeat(c, n, stopped)
+	n = withHeartbeat(n, hb)
 	w.write(0, "Lease:\n")
 	w.write(1, "HolderIdentity:\t%s\n", n.Name)
 	w.write(1, "AcquireTime:\t%s\n", "<unset>")
 	renew := "<unset>"
-	if rc := n.Condition(api.NodeReady); rc != nil && !rc.LastHeartbeatTime.IsZero() {
-		renew = rfc1123z(rc.LastHeartbeatTime)
+	if !hb.renew.IsZero() {
+		renew = rfc1123z(hb.renew)
 	}
 	w.write(1, "RenewTime:\t%s\n", renew)
 	if len(n.Status.Conditions) > 0 {
@@ -886,12 +932,12 @@ func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool) string {
 		w.write(0, "Allocatable:\n")
 		printList(n.Status.Allocatable)
 	}
-	id := hexID(n.UID)
+	machineID, systemUUID, bootID := nodeIdentity(n)
 	info := n.Status.NodeInfo
 	w.write(0, "System Info:\n")
-	w.write(0, "  Machine ID:\t%s\n", id)
-	w.write(0, "  System UUID:\t%s\n", uuidFrom(hexID(n.UID+"/system")))
-	w.write(0, "  Boot ID:\t%s\n", uuidFrom(hexID(n.UID+"/boot")))
+	w.write(0, "  Machine ID:\t%s\n", machineID)
+	w.write(0, "  System UUID:\t%s\n", systemUUID)
+	w.write(0, "  Boot ID:\t%s\n", bootID)
 	w.write(0, "  Kernel Version:\t%s\n", info.KernelVersion)
 	w.write(0, "  OS Image:\t%s\n", info.OSImage)
 	w.write(0, "  Operating System:\t%s\n", info.OperatingSystem)

@@ -33,7 +33,7 @@ const (
 	daemonSetWarning    = "ignoring DaemonSet-managed Pods"
 	localStorageFatal   = "Pods with local storage (use --delete-emptydir-data to override)"
 	localStorageWarning = "deleting Pods with local storage"
-	unmanagedFatal      = "Pods that declare no controller (use --force to override)"
+	unmanagedFatal      = "cannot delete Pods that declare no controller (use --force to override)"
 	unmanagedWarning    = "deleting Pods that declare no controller"
 )
 
@@ -137,8 +137,15 @@ func getPodsForDeletion(c *cluster.Cluster, node string, f *flagSet, podSel sele
 	}
 	msgs, pods := list.grouped("error")
 	var errs []error
+	// PodDeleteList.errors: "cannot delete <msg>: <pods>", except that a
+	// message already starting with "cannot delete" (unmanagedFatal) is
+	// not prefixed again.
 	for _, m := range msgs {
-		errs = append(errs, fmt.Errorf("cannot delete %s: %s", m, strings.Join(pods[m], ", ")))
+		if strings.HasPrefix(strings.ToLower(m), "cannot delete") {
+			errs = append(errs, fmt.Errorf("%s: %s", m, strings.Join(pods[m], ", ")))
+		} else {
+			errs = append(errs, fmt.Errorf("cannot delete %s: %s", m, strings.Join(pods[m], ", ")))
+		}
 	}
 	return list, errs
 }

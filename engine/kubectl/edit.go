@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/manifest"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -48,8 +47,9 @@ Example resource specifications include:
 // Finish takes the saved text and applies it, as kubectl does when the
 // editor exits (pkg/cmd/util/editor/editoptions.go EditOptions.Run):
 //
-//   - text equal to what was shown, comments aside: stderr
-//     `Edit cancelled, no changes made.`, exit 0;
+//   - text equal to what was shown once both are converted to JSON
+//     (comments, indentation, key order and line ends aside; see
+//     editComparable): stderr `Edit cancelled, no changes made.`, exit 0;
 //   - an empty file: `Edit cancelled, saved file was empty.`;
 //   - a change: the two-way diff between the shown and the saved object
 //     is applied to the live object (a JSON merge patch: lists are
@@ -138,11 +138,7 @@ func runEdit(inv *invocation) error {
 			return &plainError{fmt.Sprintf("editing %s is not simulated in the playground (it edits daemonsets, pods, nodes and namespaces)", ra.rt.resource)}
 		}
 		if len(ra.names) == 0 {
-			for _, o := range listObjects(c, ra.rt, inv.namespace, false) {
-				if sel.matches(o.meta.Labels) {
-					objs = append(objs, o)
-				}
-			}
+			objs = append(objs, listMatching(c, ra.rt, inv.namespace, false, sel)...)
 			continue
 		}
 		for _, n := range ra.names {
@@ -203,6 +199,23 @@ func stripComments(s string) string {
 	return b.String()
 }
 
+// editComparable mirrors cmdutil.StripComments, which kubectl edit
+// applies to both texts before comparing them (editoptions.go
+// EditOptions.Run): apimachinery's yaml.ToJSON, so that comments,
+// indentation, key order, line ends and the final newline do not count (a
+// text starting with "{" is JSON and is compared as it is); a text that is
+// not valid YAML falls back to ManualStrip, the lines without comments.
+func editComparable(text string) string {
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
+		return text
+	}
+	j, err := sigsyaml.YAMLToJSON([]byte(text))
+	if err != nil {
+		return stripComments(text)
+	}
+	return string(j)
+}
+
 // tempFileName is the made-up file kubectl would have kept the edit in.
 func tempFileName(text, format string) string {
 	h := fnv.New32a()
@@ -247,12 +260,12 @@ func (e *EditSession) finish(inv *invocation, text string) error {
 		return &plainError{"the edit is already finished"}
 	}
 	edited := stripComments(text)
-	if e.hadErrors && edited == stripComments(e.shown) {
+	if e.hadErrors && editComparable(text) == editComparable(e.shown) {
 		e.done = true
 		fmt.Fprintf(&inv.errOut, "A copy of your changes has been stored to %q\n", tempFileName(edited, e.Format))
 		return &plainError{"Edit cancelled, no valid changes were saved."}
 	}
-	if edited == stripComments(e.original) {
+	if editComparable(text) == editComparable(editHeader+e.original) {
 		e.done = true
 		inv.errOut.WriteString("Edit cancelled, no changes made.\n")
 		return nil
@@ -405,15 +418,8 @@ func (e *EditSession) update(inv *invocation, t *editTarget, obj map[string]any)
 		return false, reason
 	}
 	if cur, err := getObject(e.env.Cluster, t.rt, t.ns, t.name); err == nil {
-		node := ""
-		switch x := cur.obj.(type) {
-		case *api.Node:
-			node = x.Name
-		case *api.Pod:
-			node = x.Spec.NodeName
-		}
 		e.env.Cluster.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "EditOptions.Run", Object: decisionObject(cur),
-			Node: node, Action: "edit", Reason: "kubectl edit " + t.rt.kindString() + "/" + t.name + ": the saved changes were applied"})
+			Node: decisionNode(cur), Action: "edit", Reason: "kubectl edit " + t.rt.kindString() + "/" + t.name + ": the saved changes were applied"})
 	}
 	fmt.Fprintf(&inv.out, "%s/%s edited\n", t.rt.kindString(), t.name)
 	return true, reason

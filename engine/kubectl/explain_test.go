@@ -9,11 +9,8 @@ import (
 // prints it, for kinds, nested fields (through lists), --recursive,
 // --api-version, and the errors.
 func TestExplainGolden(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		lines []string
-	}{
-		{"explain", []string{
+	runGoldenCases(t, []goldenCase{
+		{name: "explain", lines: []string{
 			"kubectl explain ds",
 			"kubectl explain ds.spec",
 			"kubectl explain daemonsets.apps.spec.updateStrategy.rollingUpdate.maxUnavailable",
@@ -24,11 +21,11 @@ func TestExplainGolden(t *testing.T) {
 			"kubectl explain pods.spec.containers.imagePullPolicy",
 			"kubectl explain pods.spec.restartPolicy",
 		}},
-		{"explain_recursive", []string{
+		{name: "explain_recursive", lines: []string{
 			"kubectl explain pods.spec --recursive",
 			"kubectl explain ds.spec.updateStrategy --recursive",
 		}},
-		{"explain_errors", []string{
+		{name: "explain_errors", lines: []string{
 			"kubectl explain",
 			"kubectl explain ds pods",
 			"kubectl explain foo",
@@ -41,12 +38,7 @@ func TestExplainGolden(t *testing.T) {
 			"kubectl explain ds --api-version=apps/v1",
 			"kubectl explain ds.kind --output=yaml",
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			env := testEnv(fixture(), nil)
-			checkGolden(t, tc.name, transcript(env, tc.lines))
-		})
-	}
+	})
 }
 
 // TestWordWrap checks the go-wordwrap rules explain's descriptions follow.

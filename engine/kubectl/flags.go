@@ -234,9 +234,114 @@ func stringFlag(name, short, def string) *flagDef {
 	return &flagDef{name: name, shorthand: short, kind: flagString, def: def}
 }
 
-// globalFlags are kubectl's persistent flags that the playground honours.
+// PlaygroundContext is the name of the one context (and of its cluster
+// and user) in the playground's kubeconfig: --context, --cluster and
+// --user accept only it.
+const PlaygroundContext = "dsplay"
+
+// globalFlags are kubectl's persistent flags (genericclioptions.ConfigFlags,
+// klog's -v, --warnings-as-errors ...), accepted anywhere on the line.
+// -n is honoured; the ones that pick another kubeconfig, context,
+// cluster, user, server or credentials are checked by checkGlobalFlags;
+// the others (verbosity, timeouts, TLS and cache settings) change nothing
+// the playground shows and are ignored.
 func globalFlags() []*flagDef {
 	return []*flagDef{
 		stringFlag("namespace", "n", ""),
+		stringFlag("kubeconfig", "", ""),
+		stringFlag("context", "", ""),
+		stringFlag("cluster", "", ""),
+		stringFlag("user", "", ""),
+		stringFlag("server", "s", ""),
+		stringFlag("token", "", ""),
+		stringFlag("username", "", ""),
+		stringFlag("password", "", ""),
+		stringFlag("as", "", ""),
+		{name: "as-group", kind: flagStringArray},
+		stringFlag("as-uid", "", ""),
+		stringFlag("certificate-authority", "", ""),
+		stringFlag("client-certificate", "", ""),
+		stringFlag("client-key", "", ""),
+		stringFlag("tls-server-name", "", ""),
+		boolFlag("insecure-skip-tls-verify", ""),
+		stringFlag("request-timeout", "", "0"),
+		stringFlag("cache-dir", "", ""),
+		boolFlag("match-server-version", ""),
+		boolFlag("disable-compression", ""),
+		boolFlag("warnings-as-errors", ""),
+		{name: "v", shorthand: "v", kind: flagInt, def: "0"},
+		{name: "log-flush-frequency", kind: flagDuration, def: "5s"},
+		stringFlag("profile", "", "none"),
+		stringFlag("profile-output", "", "profile.pprof"),
 	}
+}
+
+// globalBoolFlag reports whether arg is a global boolean flag without a
+// value ("--insecure-skip-tls-verify"), which cobra's stripFlags does not
+// let take the next argument as its value.
+func globalBoolFlag(arg string) bool {
+	name, ok := strings.CutPrefix(arg, "--")
+	if !ok || strings.Contains(name, "=") {
+		return false
+	}
+	for _, d := range globalFlags() {
+		if d.name == name && d.kind == flagBool {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGlobalFlags answers the global flags that would point kubectl at
+// another cluster or identity as kubectl would with the playground's
+// kubeconfig, which holds one context, cluster and user, all named
+// PlaygroundContext, and no file other than the default one:
+//   - --context X: clientcmd's errContextNotFound, printed by checkErr as
+//     "Error in configuration: context was not found for specified context: X";
+//   - --cluster X: "Error in configuration: no server found for cluster \"X\"";
+//   - --user X: "Error in configuration: auth info \"X\" does not exist";
+//   - --kubeconfig PATH: the loader's "stat PATH: no such file or directory";
+//   - --request-timeout: clientcmd's ParseTimeout error for a bad value.
+//
+// --server, --token, --username/--password, client certificates and
+// impersonation (--as ...) would reach another API server or identity:
+// they are refused as not simulated.
+func checkGlobalFlags(fs *flagSet) error {
+	if fs.Changed("kubeconfig") {
+		p := fs.String("kubeconfig")
+		if !strings.HasSuffix(p, ".kube/config") {
+			return &plainError{fmt.Sprintf("stat %s: no such file or directory", p)}
+		}
+	}
+	if fs.Changed("context") && fs.String("context") != "" && fs.String("context") != PlaygroundContext {
+		return &rawError{text: "Error in configuration: context was not found for specified context: " + fs.String("context") + "\n"}
+	}
+	if fs.Changed("cluster") && fs.String("cluster") != "" && fs.String("cluster") != PlaygroundContext {
+		return &rawError{text: fmt.Sprintf("Error in configuration: no server found for cluster %q\n", fs.String("cluster"))}
+	}
+	if fs.Changed("user") && fs.String("user") != "" && fs.String("user") != PlaygroundContext {
+		return &rawError{text: fmt.Sprintf("Error in configuration: auth info %q does not exist\n", fs.String("user"))}
+	}
+	if t := fs.String("request-timeout"); fs.Changed("request-timeout") && !validTimeout(t) {
+		return &plainError{"Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)"}
+	}
+	for _, n := range []string{"server", "token", "username", "password", "as", "as-group", "as-uid", "client-certificate", "client-key"} {
+		if fs.Changed(n) {
+			return &plainError{fmt.Sprintf("--%s is not simulated in the playground: it has one API server and one user (context %q)", n, PlaygroundContext)}
+		}
+	}
+	return nil
+}
+
+// validTimeout mirrors clientcmd's ParseTimeout: "0", an integer of
+// seconds, or a Go duration.
+func validTimeout(s string) bool {
+	if s == "" {
+		return true
+	}
+	if _, err := strconv.Atoi(s); err == nil {
+		return true
+	}
+	_, err := time.ParseDuration(s)
+	return err == nil
 }

@@ -25,6 +25,7 @@ func getFlags() []*flagDef {
 		stringFlag("sort-by", "", ""),
 		{name: "label-columns", shorthand: "L", kind: flagStringSlice},
 		{name: "filename", shorthand: "f", kind: flagStringSlice},
+		{name: "chunk-size", kind: flagInt, def: "500"}, // accepted, no effect: lists come in one chunk
 	}
 }
 
@@ -156,7 +157,7 @@ func runGet(inv *invocation) error {
 	selStr := f.String("selector")
 	sel, err := parseSelector(selStr)
 	if err != nil {
-		return err
+		return labelSelectorError(rargs, selStr, f.String("field-selector"), err) // server-side (selector.go)
 	}
 	fieldStr := f.String("field-selector")
 	fsel, err := parseFieldSelector(fieldStr)
@@ -319,7 +320,7 @@ func printGeneric(inv *invocation, outp *getOutput, infos []getInfo, errs []erro
 	}
 	rendered := make([]map[string]any, 0, len(objs))
 	for _, o := range objs {
-		m, err := RenderObject(o.obj)
+		m, err := RenderObject(inv.outputView(o.obj)) // nodes: derived heartbeats
 		if err != nil {
 			return err
 		}
@@ -403,6 +404,8 @@ func tableHeaders(rt *resourceType, o printOptions) []string {
 		h = []string{"NAME", "STATUS", "AGE"}
 	case rtControllerRevisions:
 		h = []string{"NAME", "CONTROLLER", "REVISION", "AGE"}
+	case rtServiceAccounts, rtConfigMaps, rtSecrets:
+		h = configObjectHeaders(rt)
 	case rtEvents:
 		if o.wide {
 			h = []string{"LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"}
@@ -481,6 +484,8 @@ func tableRow(obj object, o printOptions) []string {
 	case *api.Namespace:
 		// printNamespace
 		cells = []string{name, x.Status.Phase, age}
+	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+		cells = configObjectRow(x, name, age)
 	case *api.ControllerRevision:
 		controller := "<none>"
 		if ref := x.ControllerRef(); ref != nil {

@@ -66,13 +66,33 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 }
 
-// goldenCases are transcripts, each run on a fresh fixture store.
-var goldenCases = []struct {
+// goldenCase is one golden transcript: the command lines run in order on a
+// fresh fixture store, after setup (nil = none) changes it, with files as
+// the Env's readable files; compared with testdata/<name>.golden.
+type goldenCase struct {
 	name  string
 	files map[string]string
 	setup func(c *cluster.Cluster)
 	lines []string
-}{
+}
+
+// runGoldenCases runs each case as a subtest: a fresh fixture, tc.setup,
+// the transcript of tc.lines, checked against testdata/<tc.name>.golden.
+func runGoldenCases(t *testing.T, cases []goldenCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := fixture()
+			if tc.setup != nil {
+				tc.setup(c)
+			}
+			checkGolden(t, tc.name, transcript(testEnv(c, tc.files), tc.lines))
+		})
+	}
+}
+
+// goldenCases are transcripts, each run on a fresh fixture store.
+var goldenCases = []goldenCase{
 	{name: "get", lines: []string{
 		"kubectl get ds",
 		"kubectl get daemonsets",
@@ -204,6 +224,11 @@ var goldenCases = []struct {
 		"kubectl label node/node-1 node/node-2 zone=a",
 		"kubectl label nodes --all zone-",
 		"kubectl label nodes -l kubernetes.io/hostname=node-1 tier=infra",
+		// kubectl 1.35+ (kubernetes/kubernetes#134849): added and removed
+		// in one command is "modified"; --record's annotation is no label.
+		"kubectl label nodes node-1 tier- owner=me",
+		"kubectl label nodes node-1 owner- --record",
+		"kubectl label nodes node-1 owner=you zone=b --overwrite",
 		"kubectl label pods fluentd-7xkq2 extra=yes",
 		"kubectl label pod fluentd-7xkq2 app-",
 		"kubectl label ds fluentd team=logging",
@@ -367,6 +392,13 @@ var goldenCases = []struct {
 		"kubectl rollout history ds/fluentd",
 		"kubectl rollout history ds/fluentd --revision=1",
 		"kubectl rollout history ds/fluentd --revision=7",
+		"kubectl rollout history ds/fluentd --revision=-1",
+		"kubectl rollout history ds/fluentd -o name",
+		"kubectl rollout history ds/fluentd -o yaml",
+		"kubectl rollout history ds/fluentd -o json --revision=1",
+		"kubectl rollout history ds/fluentd -o jsonpath='{.revision}{\"\\n\"}'",
+		"kubectl rollout history ds/fluentd -o name --revision=7",
+		"kubectl rollout history ds/fluentd -o wide",
 		"kubectl rollout undo ds/fluentd --to-revision=-1",
 		"kubectl rollout undo ds/fluentd --to-revision=9",
 		"kubectl rollout undo ds/fluentd --to-revision=2",
@@ -488,14 +520,5 @@ func rolloutSetup(c *cluster.Cluster) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, tc := range goldenCases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := fixture()
-			if tc.setup != nil {
-				tc.setup(c)
-			}
-			env := testEnv(c, tc.files)
-			checkGolden(t, tc.name, transcript(env, tc.lines))
-		})
-	}
+	runGoldenCases(t, goldenCases)
 }

@@ -47,6 +47,16 @@ type Env struct {
 	// components on the way (may be nil: commands that would block then
 	// return at once).
 	Advance func(time.Duration)
+	// StreamRolloutStatus makes `rollout status` (with --watch, the
+	// default) return at once with its first line and a Result.Watch that
+	// prints its later lines as virtual time runs, as a terminal shows
+	// them (the page); false: it advances virtual time itself until done.
+	StreamRolloutStatus bool
+	// KubeletStoppedSince reports when a node's kubelet stopped (`node
+	// fail`); ok false while it runs. Describe and -o output freeze the
+	// node's Lease renewTime and condition lastHeartbeatTime there (see
+	// deriveNodeHeartbeat). May be nil.
+	KubeletStoppedSince func(node string) (at time.Time, ok bool)
 }
 
 // Result is what a command printed and its exit status (0 success, 1 error).

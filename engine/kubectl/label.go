@@ -1,7 +1,6 @@
 package kubectl
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,7 +9,12 @@ import (
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
-func labelFlags() []*flagDef {
+func labelFlags() []*flagDef { return metadataUpdateFlags("kubectl-label") }
+
+// metadataUpdateFlags are the flags kubectl label and kubectl annotate
+// both define (pkg/cmd/label, pkg/cmd/annotate), with --field-manager
+// defaulting to fieldManager.
+func metadataUpdateFlags(fieldManager string) []*flagDef {
 	return []*flagDef{
 		boolFlag("overwrite", ""),
 		boolFlag("list", ""),
@@ -22,9 +26,34 @@ func labelFlags() []*flagDef {
 		stringFlag("resource-version", "", ""),
 		dryRunFlag(),
 		stringFlag("output", "o", ""),
-		stringFlag("field-manager", "", "kubectl-label"),
+		stringFlag("field-manager", "", fieldManager),
 		boolFlag("record", ""),
 		{name: "filename", shorthand: "f", kind: flagStringSlice},
+	}
+}
+
+// resourceVersionFlag returns --resource-version; it may only lock a single
+// resource (one), as label and annotate check in Validate/RunX.
+func resourceVersionFlag(f *flagSet, one bool) (string, error) {
+	rv := f.String("resource-version")
+	if !one && rv != "" {
+		return "", &plainError{"--resource-version may only be used with a single resource"}
+	}
+	return rv, nil
+}
+
+// listMetadataMap prints o's labels or annotations (m, named what) for
+// --list: "key=value" lines in key order; when the command selected more
+// than one object (!one), under a "Listing <what> for kind.group/name:"
+// header with each line indented by a space.
+func (inv *invocation) listMetadataMap(o object, one bool, what string, m map[string]string) {
+	indent := ""
+	if !one {
+		indent = " "
+		fmt.Fprintf(&inv.out, "Listing %s for %s.%s/%s:\n", what, o.rt.kind, o.rt.group, o.meta.Name)
+	}
+	for _, k := range sortedKeys(m) {
+		fmt.Fprintf(&inv.out, "%s%s=%s\n", indent, k, m[k])
 	}
 }
 
@@ -83,6 +112,24 @@ type target struct {
 	err error
 }
 
+// visitTargets mirrors resource.ContinueOnErrorVisitor: it calls fn on
+// each object found, in order, and goes on after an error; a target's
+// lookup error counts as an error without calling fn. The result is
+// visitErr of the errors: nil, the one error, or their aggregate.
+func visitTargets(ts []target, fn func(o object) error) error {
+	var errs []error
+	for _, t := range ts {
+		err := t.err
+		if err == nil {
+			err = fn(t.o)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return visitErr(errs)
+}
+
 // splitTargets separates the objects found from the lookup errors.
 func splitTargets(ts []target) (objs []object, errs []error) {
 	for _, t := range ts {
@@ -121,7 +168,7 @@ func (inv *invocation) targets(args []string, ts targetSelector) ([]target, erro
 	}
 	sel, err := parseSelector(ts.label)
 	if err != nil {
-		return nil, err
+		return nil, labelSelectorError(rargs, ts.label, ts.field, err) // server-side (selector.go)
 	}
 	fsel, err := parseFieldSelector(ts.field)
 	if err != nil {
@@ -193,31 +240,16 @@ func runLabel(inv *invocation) error {
 		return err
 	}
 	record, cause := inv.recordFlag()
-	// only a single resource may be locked to a resourceVersion
-	rv := f.String("resource-version")
-	if !one && rv != "" {
-		return &plainError{"--resource-version may only be used with a single resource"}
+	rv, err := resourceVersionFlag(f, one)
+	if err != nil {
+		return err
 	}
 	c := inv.env.Cluster
 	overwrite := f.Bool("overwrite")
-	var errs []error
-	for _, t := range ts {
-		if t.err != nil {
-			errs = append(errs, t.err)
-			continue
-		}
-		o := t.o
+	return visitTargets(ts, func(o object) error {
 		if f.Bool("list") {
-			keys := sortedKeys(o.meta.Labels)
-			indent := ""
-			if !one {
-				indent = " "
-				fmt.Fprintf(&inv.out, "Listing labels for %s.%s/%s:\n", o.rt.kind, o.rt.group, o.meta.Name)
-			}
-			for _, k := range keys {
-				fmt.Fprintf(&inv.out, "%s%s=%s\n", indent, k, o.meta.Labels[k])
-			}
-			continue
+			inv.listMetadataMap(o, one, "labels", o.meta.Labels)
+			return nil
 		}
 		if dry != "client" {
 			for _, r := range remove {
@@ -234,8 +266,7 @@ func runLabel(inv *invocation) error {
 				}
 			}
 			if len(verrs) > 0 {
-				errs = append(errs, newAggregate(verrs))
-				continue
+				return newAggregate(verrs)
 			}
 		}
 		updated := map[string]string{}
@@ -249,25 +280,25 @@ func runLabel(inv *invocation) error {
 			delete(updated, r)
 		}
 		if rv != "" && rv != o.meta.ResourceVersion {
-			errs = append(errs, conflictError(o))
-			continue
+			return conflictError(o)
 		}
 		// The API server validates the new label keys (ValidateLabels).
 		if verr := validateKeys(o, "metadata.labels", newLabels); verr != nil {
-			errs = append(errs, verr)
-			continue
+			return verr
 		}
 		ann := o.meta.Annotations
 		if record && dry != "client" {
 			ann = withChangeCause(ann, cause)
 		}
-		msg := updateDataChangeMsg(o.meta.Labels, updated, o.meta.Annotations, ann, overwrite)
-		if dry == "" && msg != "not labeled" {
+		msg := updateDataChangeMsg(o.meta.Labels, updated)
+		// The merge patch is sent whenever the object changed: the labels,
+		// or only the change-cause annotation --record sets.
+		changed := msg != "not labeled" || !sameMap(o.meta.Annotations, ann)
+		if dry == "" && changed {
 			o.meta.Labels = updated
 			o.meta.Annotations = ann
 			if err := updateObject(c, o); err != nil {
-				errs = append(errs, err)
-				continue
+				return err
 			}
 			node := ""
 			if o.rt == rtNodes {
@@ -278,8 +309,8 @@ func runLabel(inv *invocation) error {
 				Reason: fmt.Sprintf("%s: %s %s; labels now: %s", inv.line, o.rt.kindString()+"/"+o.meta.Name, msg, formatLabels(updated))})
 		}
 		nameOutput(inv, o.rt, o.meta.Name, msg+dryRunSuffix(dry))
-	}
-	return visitErr(errs)
+		return nil
+	})
 }
 
 // validateSelection mirrors the Validate checks label and annotate share:
@@ -349,33 +380,47 @@ func validateKeys(o object, field string, m map[string]string) error {
 	return nil
 }
 
-// updateDataChangeMsg mirrors kubectl label's updateDataChangeMsg, which
-// compares the object's JSON before and after: "not labeled" when nothing
-// changed, "unlabeled" when it got shorter without --overwrite, else
-// "labeled". Only labels and annotations (--record) change here, so their
-// members of the JSON are compared (absent when nil).
-func updateDataChangeMsg(oldLabels, newLabels, oldAnn, newAnn map[string]string, overwrite bool) string {
-	enc := func(labels, ann map[string]string) string {
-		s := ""
-		for _, m := range []struct {
-			name string
-			v    map[string]string
-		}{{"annotations", ann}, {"labels", labels}} {
-			if m.v != nil {
-				b, _ := json.Marshal(m.v)
-				s += `"` + m.name + `":` + string(b)
-			}
+// updateDataChangeMsg is kubectl label's result verb (pkg/cmd/label
+// updateDataChangeMsg as changed by kubernetes/kubernetes#134849, kubectl
+// 1.35+, which replaced the old comparison of the object's JSON lengths):
+// "labeled" when labels were only added or changed, "unlabeled" when they
+// were only removed, "modified" when both happened, and "not labeled" when
+// the label set is unchanged. Only labels count: the change-cause
+// annotation --record writes does not make a label change.
+func updateDataChangeMsg(oldLabels, newLabels map[string]string) string {
+	added, removed := false, false
+	for k, v := range newLabels {
+		if ov, ok := oldLabels[k]; !ok || ov != v {
+			added = true
 		}
-		return s
 	}
-	ob, nb := enc(oldLabels, oldAnn), enc(newLabels, newAnn)
-	if ob == nb {
-		return "not labeled"
+	for k := range oldLabels {
+		if _, ok := newLabels[k]; !ok {
+			removed = true
+		}
 	}
-	if !overwrite && len(nb) < len(ob) {
+	switch {
+	case added && removed:
+		return "modified"
+	case added:
+		return "labeled"
+	case removed:
 		return "unlabeled"
 	}
-	return "labeled"
+	return "not labeled"
+}
+
+// sameMap reports whether a and b hold the same pairs (nil equals empty).
+func sameMap(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if bv, ok := b[k]; !ok || bv != v {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -401,6 +446,9 @@ func updateObject(c *cluster.Cluster, o object) error {
 	case *api.Namespace:
 		return c.UpdateNamespace(x)
 	}
+	if err, ok := updateConfigObject(c, o.obj); ok {
+		return err
+	}
 	return &plainError{fmt.Sprintf("%s cannot be changed in the playground", o.rt.resource)}
 }
 
@@ -411,6 +459,19 @@ func decisionObject(o object) string {
 		return strings.ToLower(o.rt.kind) + "/" + o.meta.Namespace + "/" + o.meta.Name
 	}
 	return strings.ToLower(o.rt.kind) + "/" + o.meta.Name
+}
+
+// decisionNode is the node a decision about o concerns, for
+// cluster.Decision.Node: a Node's own name, a Pod's spec.nodeName, ""
+// for every other kind.
+func decisionNode(o object) string {
+	switch x := o.obj.(type) {
+	case *api.Node:
+		return x.Name
+	case *api.Pod:
+		return x.Spec.NodeName
+	}
+	return ""
 }
 
 // recordFlag mirrors genericclioptions.RecordFlags: --record (deprecated;

@@ -42,12 +42,7 @@ func createPod(c *cluster.Cluster) {
 // mutateCases are golden transcripts of the mutating commands (patch,
 // label, annotate, taint, delete, drain) and kubectl's errors, each on a
 // fresh fixture store; testdata/<name>.golden, rewritten with -update.
-var mutateCases = []struct {
-	name  string
-	files map[string]string
-	setup func(c *cluster.Cluster)
-	lines []string
-}{
+var mutateCases = []goldenCase{
 	{name: "patch", files: map[string]string{
 		"image.yaml": "spec:\n  template:\n    spec:\n      containers:\n      - name: fluentd\n        image: fluentd:v2\n",
 		"ds.yaml":    dsYAML,
@@ -223,14 +218,5 @@ var mutateCases = []struct {
 }
 
 func TestMutateGolden(t *testing.T) {
-	for _, tc := range mutateCases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := fixture()
-			if tc.setup != nil {
-				tc.setup(c)
-			}
-			env := testEnv(c, tc.files)
-			checkGolden(t, tc.name, transcript(env, tc.lines))
-		})
-	}
+	runGoldenCases(t, mutateCases)
 }

@@ -13,11 +13,7 @@ var loggingDSYAML = strings.Replace(dsYAML, "  name: node-exporter\n", "  name: 
 // round2Cases are golden transcripts of the round-2 fixes (namespaces,
 // kind: List, delete -f naming its file, rollout help, empty apply,
 // api-versions), each on a fresh fixture store.
-var round2Cases = []struct {
-	name  string
-	files map[string]string
-	lines []string
-}{
+var round2Cases = []goldenCase{
 	{name: "namespaces", files: map[string]string{
 		"ds.yaml":       loggingDSYAML,
 		"install.yaml":  "# install file: the namespace first\n" + nsYAML + "---\n" + loggingDSYAML,
@@ -118,10 +114,5 @@ metadata:
 `
 
 func TestGoldenRound2(t *testing.T) {
-	for _, tc := range round2Cases {
-		t.Run(tc.name, func(t *testing.T) {
-			env := testEnv(fixture(), tc.files)
-			checkGolden(t, tc.name, transcript(env, tc.lines))
-		})
-	}
+	runGoldenCases(t, round2Cases)
 }

@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 type object struct {
 	rt   *resourceType
 	meta *api.ObjectMeta
-	obj  any // *api.DaemonSet, *api.Pod, *api.Node, *api.Namespace, *api.ControllerRevision, *api.Event
+	obj  any // *api.DaemonSet, *api.Pod, *api.Node, *api.Namespace, *api.ControllerRevision, *api.Event, *api.ServiceAccount, *api.ConfigMap, *api.Secret
 	// source is the file the object was named in (delete -f), for
 	// cmdutil.AddSourceToErr; "" otherwise.
 	source string
@@ -27,10 +28,25 @@ func wrap(rt *resourceType, o any) object {
 	return object{rt: rt, meta: x.GetObjectMeta(), obj: o}
 }
 
+// listMatching is listObjects (rt's objects in ns, or all namespaces) kept
+// to those whose labels match sel, in listObjects' order.
+func listMatching(c *cluster.Cluster, rt *resourceType, ns string, allNS bool, sel selector) []object {
+	var objs []object
+	for _, o := range listObjects(c, rt, ns, allNS) {
+		if sel.matches(o.meta.Labels) {
+			objs = append(objs, o)
+		}
+	}
+	return objs
+}
+
 // listObjects returns the objects of a type in namespace ns (all namespaces
 // when allNS; cluster-scoped types ignore ns), in the API server's order:
 // namespace, then name.
 func listObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) []object {
+	if objs, ok := listConfigObjects(c, rt, ns, allNS); ok {
+		return objs
+	}
 	switch rt {
 	case rtDaemonSets:
 		return wrapListed(rt, ns, allNS, c.DaemonSets())
@@ -69,6 +85,9 @@ func wrapListed[T interface{ GetObjectMeta() *api.ObjectMeta }](rt *resourceType
 
 // getObject returns one object or the API server's NotFound error.
 func getObject(c *cluster.Cluster, rt *resourceType, ns, name string) (object, error) {
+	if err := checkResourceName(name); err != nil {
+		return object{}, err
+	}
 	var o any
 	switch rt {
 	case rtDaemonSets:
@@ -97,11 +116,39 @@ func getObject(c *cluster.Cluster, rt *resourceType, ns, name string) (object, e
 				o = e
 			}
 		}
+	default:
+		o = getConfigObject(c, rt, ns, name)
 	}
 	if o == nil {
 		return object{}, cluster.NotFound(rt.groupResource(), name)
 	}
 	return wrap(rt, o), nil
+}
+
+// checkResourceName mirrors client-go's rest Request.Name, which fails a
+// request before it is sent: an empty name ("resource name may not be
+// empty") or one that is not a valid path segment
+// (IsValidPathSegmentName: not "." or "..", no "/" or "%"). kubectl prints
+// these as plain errors (`error: invalid resource name "..": [may not be '..']`).
+func checkResourceName(name string) error {
+	if name == "" {
+		return &plainError{"resource name may not be empty"}
+	}
+	var msgs []string
+	switch name {
+	case ".", "..":
+		msgs = append(msgs, fmt.Sprintf("may not be '%s'", name))
+	default:
+		for _, bad := range []string{"/", "%"} {
+			if strings.Contains(name, bad) {
+				msgs = append(msgs, fmt.Sprintf("may not contain '%s'", bad))
+			}
+		}
+	}
+	if len(msgs) > 0 {
+		return &plainError{fmt.Sprintf("invalid resource name %q: [%s]", name, strings.Join(msgs, " "))}
+	}
+	return nil
 }
 
 // resourceArg is one TYPE with its names (none = list).
@@ -125,6 +172,10 @@ func parseResourceArgs(args []string) ([]resourceArg, error) {
 	if hasSlash {
 		var out []resourceArg
 		for _, a := range args {
+			if strings.Count(a, "/") > 1 {
+				// resource builder splitResourceTypeName
+				return nil, &plainError{"arguments in resource/name form may not have more than one slash"}
+			}
 			t, n, ok := strings.Cut(a, "/")
 			if !ok {
 				return nil, &plainError{"there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"}

@@ -12,12 +12,7 @@ import (
 // outputCases are golden transcripts of get's printers (yaml, json, name,
 // jsonpath, custom-columns), --sort-by and --field-selector, each run on a
 // fresh fixture store.
-var outputCases = []struct {
-	name  string
-	files map[string]string
-	setup func(c *cluster.Cluster)
-	lines []string
-}{
+var outputCases = []goldenCase{
 	{name: "get_yaml", setup: rolloutSetup, lines: []string{
 		"kubectl get ds fluentd -o yaml",
 		"kubectl get ds/fluentd -o json",
@@ -101,16 +96,7 @@ var outputCases = []struct {
 }
 
 func TestOutputGolden(t *testing.T) {
-	for _, tc := range outputCases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := fixture()
-			if tc.setup != nil {
-				tc.setup(c)
-			}
-			env := testEnv(c, tc.files)
-			checkGolden(t, tc.name, transcript(env, tc.lines))
-		})
-	}
+	runGoldenCases(t, outputCases)
 }
 
 // watchTranscript runs a command line that starts a watch, then each step

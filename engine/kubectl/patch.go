@@ -129,17 +129,10 @@ func runPatch(inv *invocation) error {
 		return err
 	}
 	record, cause := inv.recordFlag()
-	var errs []error
-	for _, t := range ts {
-		if t.err != nil {
-			errs = append(errs, t.err)
-			continue
-		}
-		o := t.o
+	err = visitTargets(ts, func(o object) error {
 		op, res, err := inv.patchObject(o, ptype, raw, dry)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return err
 		}
 		if record && dry == "" {
 			// Recorder.MakeRecordMergePatch: a second, merge patch sets
@@ -161,18 +154,18 @@ func runPatch(inv *invocation) error {
 				text, err = MarshalJSON(res)
 			}
 			if err != nil {
-				errs = append(errs, err)
-				continue
+				return err
 			}
 			inv.out.WriteString(text)
 		default:
 			nameOutput(inv, o.rt, o.meta.Name, op+dryRunSuffix(dry))
 		}
-	}
+		return nil
+	})
 	if len(ts) == 0 {
 		return &plainError{"no objects passed to patch"}
 	}
-	return visitErr(errs)
+	return err
 }
 
 // patchObject applies the patch to one object (dry: "", "client" or
@@ -247,15 +240,8 @@ func (inv *invocation) patchObject(o object, ptype string, patch []byte, dry str
 	if err != nil {
 		return "", nil, err
 	}
-	node := ""
-	switch x := cur.obj.(type) {
-	case *api.Node:
-		node = x.Name
-	case *api.Pod:
-		node = x.Spec.NodeName
-	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "RunPatch", Object: decisionObject(cur),
-		Node: node, Action: "patch", Reason: fmt.Sprintf("%s: %s patch applied", inv.line, ptype)})
+		Node: decisionNode(cur), Action: "patch", Reason: fmt.Sprintf("%s: %s patch applied", inv.line, ptype)})
 	return patchOperation(true), res, nil
 }
 

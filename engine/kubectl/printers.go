@@ -165,15 +165,60 @@ func podReadyAndStatus(p *api.Pod) (ready, total int, reason string, restarts in
 			reason = "SchedulingGated"
 		}
 	}
-	// The simulator keeps no init container statuses, so the pod is never
-	// "initializing" and the container loop always runs.
-	hasRunning := false
-	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
-		c := p.Status.ContainerStatuses[i]
+	// Init containers: the first one not completed (nor a started
+	// sidecar) names the STATUS: Init:N/M, Init:<waiting reason> or
+	// Init:<terminated reason>; started sidecars count in READY.
+	initializing := false
+	sidecarRestarts := 0
+	var sidecarLast time.Time
+	for i, c := range p.Status.InitContainerStatuses {
 		restarts += int(c.RestartCount)
 		if t := c.LastState.Terminated; t != nil && lastRestart.Before(t.FinishedAt) {
 			lastRestart = t.FinishedAt
 		}
+		sidecar := i < len(p.Spec.InitContainers) && isRestartableInitContainer(&p.Spec.InitContainers[i])
+		if sidecar {
+			sidecarRestarts += int(c.RestartCount)
+			if t := c.LastState.Terminated; t != nil && sidecarLast.Before(t.FinishedAt) {
+				sidecarLast = t.FinishedAt
+			}
+		}
+		switch {
+		case c.State.Terminated != nil && c.State.Terminated.ExitCode == 0:
+			continue
+		case sidecar && c.Started != nil && *c.Started:
+			if c.Ready {
+				ready++
+			}
+			continue
+		case c.State.Terminated != nil:
+			if c.State.Terminated.Reason == "" {
+				if c.State.Terminated.Signal != 0 {
+					reason = fmt.Sprintf("Init:Signal:%d", c.State.Terminated.Signal)
+				} else {
+					reason = fmt.Sprintf("Init:ExitCode:%d", c.State.Terminated.ExitCode)
+				}
+			} else {
+				reason = "Init:" + c.State.Terminated.Reason
+			}
+		case c.State.Waiting != nil && c.State.Waiting.Reason != "" && c.State.Waiting.Reason != "PodInitializing":
+			reason = "Init:" + c.State.Waiting.Reason
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers))
+		}
+		initializing = true
+		break
+	}
+	containers := p.Status.ContainerStatuses
+	if c := p.Condition(api.PodInitialized); initializing && (c == nil || c.Status != api.ConditionTrue) {
+		containers = nil // still initializing: the app containers do not count
+	} else {
+		restarts, lastRestart = restarts-sumInitRestarts(p)+sidecarRestarts, maxTimeOf(sidecarLast, lastRestartOf(containers))
+	}
+	hasRunning := false
+	for i := len(containers) - 1; i >= 0; i-- {
+		c := containers[i]
+		restarts += int(c.RestartCount)
 		switch {
 		case c.State.Waiting != nil && c.State.Waiting.Reason != "":
 			reason = c.State.Waiting.Reason
@@ -205,6 +250,31 @@ func podReadyAndStatus(p *api.Pod) (ready, total int, reason string, restarts in
 		reason = "Terminating"
 	}
 	return ready, total, reason, restarts, lastRestart
+}
+
+func sumInitRestarts(p *api.Pod) int {
+	n := 0
+	for _, c := range p.Status.InitContainerStatuses {
+		n += int(c.RestartCount)
+	}
+	return n
+}
+
+func lastRestartOf(cs []api.ContainerStatus) time.Time {
+	var last time.Time
+	for _, c := range cs {
+		if t := c.LastState.Terminated; t != nil && last.Before(t.FinishedAt) {
+			last = t.FinishedAt
+		}
+	}
+	return last
+}
+
+func maxTimeOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // PodReadyColumn is the READY cell of `kubectl get pods` (printPod): ready

@@ -90,6 +90,17 @@ func renderObject(obj any, serverDefaults bool) (map[string]any, error) {
 				}
 			}
 			if st, ok := m["status"].(map[string]any); ok {
+				// NodeSystemInfo (k8s.io/api v0.37.2): machineID,
+				// systemUUID, bootID and kubeProxyVersion have no
+				// omitempty; kube-proxy no longer reports a version, so
+				// the kubelet leaves it "" (see nodeIdentity).
+				if info, ok := st["nodeInfo"].(map[string]any); ok {
+					machineID, systemUUID, bootID := nodeIdentity(o)
+					setDefault(info, "machineID", machineID)
+					setDefault(info, "systemUUID", systemUUID)
+					setDefault(info, "bootID", bootID)
+					setDefault(info, "kubeProxyVersion", "")
+				}
 				if _, set := st["daemonEndpoints"]; !set {
 					st["daemonEndpoints"] = map[string]any{"kubeletEndpoint": map[string]any{"Port": int64(10250)}}
 				}
@@ -138,7 +149,7 @@ func renderObject(obj any, serverDefaults bool) (map[string]any, error) {
 			}
 		}
 	default:
-		return nil, fmt.Errorf("kubectl: cannot render %T", obj)
+		m, extra, err = renderConfigObject(obj)
 	}
 	if err != nil {
 		return nil, err
@@ -392,6 +403,16 @@ func renderPodStatus(m map[string]any, p *api.Pod) {
 	}
 	if p.Status.PodIP != "" {
 		setDefault(st, "podIPs", []any{map[string]any{"ip": p.Status.PodIP}})
+	}
+	if inits, ok := st["initContainerStatuses"].([]any); ok {
+		for _, c := range inits {
+			if cm, ok := c.(map[string]any); ok {
+				if ls, ok := cm["lastTerminationState"]; ok {
+					delete(cm, "lastTerminationState")
+					cm["lastState"] = ls
+				}
+			}
+		}
 	}
 	list, _ := st["containerStatuses"].([]any)
 	for _, c := range list {

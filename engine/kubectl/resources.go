@@ -66,7 +66,7 @@ var (
 		verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
 
 	// resourceTypes in api-resources order (group, then name).
-	resourceTypes = []*resourceType{rtEvents, rtNamespaces, rtNodes, rtPods, rtControllerRevisions, rtDaemonSets}
+	resourceTypes = []*resourceType{rtConfigMaps, rtEvents, rtNamespaces, rtNodes, rtPods, rtSecrets, rtServiceAccounts, rtControllerRevisions, rtDaemonSets}
 )
 
 // otherKnownResources are resource names of a real cluster that the
@@ -77,9 +77,6 @@ var otherKnownResources = map[string]string{
 	"replicasets": "replicasets", "replicaset": "replicasets", "rs": "replicasets",
 	"statefulsets": "statefulsets", "statefulset": "statefulsets", "sts": "statefulsets",
 	"services": "services", "service": "services", "svc": "services",
-	"configmaps": "configmaps", "configmap": "configmaps", "cm": "configmaps",
-	"secrets": "secrets", "secret": "secrets",
-	"serviceaccounts": "serviceaccounts", "serviceaccount": "serviceaccounts", "sa": "serviceaccounts",
 	"jobs": "jobs", "job": "jobs", "cronjobs": "cronjobs", "cronjob": "cronjobs", "cj": "cronjobs",
 	"ingresses": "ingresses", "ingress": "ingresses", "ing": "ingresses",
 	"persistentvolumeclaims": "persistentvolumeclaims", "pvc": "persistentvolumeclaims",
@@ -102,7 +99,7 @@ var otherKnownResources = map[string]string{
 type notSimulatedResourceError struct{ resource string }
 
 func (e *notSimulatedResourceError) Error() string {
-	return fmt.Sprintf("the playground does not simulate %q (it simulates daemonsets, pods, nodes, namespaces, controllerrevisions and events)", e.resource)
+	return fmt.Sprintf("the playground does not simulate %q (it simulates daemonsets, pods, nodes, namespaces, serviceaccounts, configmaps, secrets, controllerrevisions and events)", e.resource)
 }
 
 // noResourceMatchError mirrors meta.NoResourceMatchError as checkErr prints it.

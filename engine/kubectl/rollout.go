@@ -92,8 +92,20 @@ func runRollout(inv *invocation) error {
 		return &plainError{"rollout -f and -l are not simulated in the playground"}
 	}
 	args := inv.args[1:]
+	var err error
 	if len(args) == 0 {
 		return &usageError{msg: "required resource not specified", cmdPath: path}
+	}
+	var histOut *getOutput
+	histPrinted := 0
+	if sub == "history" {
+		// RolloutHistoryOptions.Validate
+		if rev := inv.flags.Int("revision"); rev < 0 {
+			return &plainError{fmt.Sprintf("revision must be a positive integer: %d", rev)}
+		}
+		if histOut, err = historyOutput(inv); err != nil {
+			return err
+		}
 	}
 	rargs, err := parseResourceArgs(args)
 	if err != nil {
@@ -116,6 +128,9 @@ func runRollout(inv *invocation) error {
 		if len(ra.names) == 0 {
 			return &usageError{msg: "required resource not specified", cmdPath: path}
 		}
+		// one DaemonSet only may stream (the page's terminal): a command
+		// naming several keeps waiting for each in turn
+		stream := inv.env.StreamRolloutStatus && len(rargs) == 1 && len(ra.names) == 1
 		for _, name := range ra.names {
 			ds := c.DaemonSet(inv.namespace, name)
 			if ds == nil {
@@ -125,9 +140,13 @@ func runRollout(inv *invocation) error {
 			var err error
 			switch sub {
 			case "status":
-				err = inv.rolloutStatus(ds)
+				err = inv.rolloutStatus(ds, stream)
 			case "history":
-				err = inv.rolloutHistory(ds)
+				if histOut != nil {
+					err = inv.rolloutHistoryObjects(ds, histOut, &histPrinted)
+				} else {
+					err = inv.rolloutHistory(ds)
+				}
 			case "undo":
 				err = inv.rolloutUndo(ds)
 			case "restart":
@@ -193,10 +212,25 @@ const (
 // time advances in one-second steps, until it is rolled out; --timeout
 // expiry is `error: timed out waiting for the condition` (the watch's
 // wait.ErrWaitTimeout), and so is reaching one of the bounds above.
-func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
+//
+// With stream (Env.StreamRolloutStatus, one DaemonSet named) and --watch,
+// it prints the first line and returns at once; the invocation's Watch
+// prints the later ones (see rolloutStatusWatch).
+func (inv *invocation) rolloutStatus(ds *api.DaemonSet, stream bool) error {
 	c := inv.env.Cluster
 	watch := inv.flags.Bool("watch")
 	timeout := inv.flags.Duration("timeout")
+	if stream && watch {
+		msg, done, err := daemonSetStatus(ds)
+		if err != nil {
+			return err
+		}
+		inv.out.WriteString(msg)
+		if !done {
+			inv.watch = rolloutStatusWatch(inv.env, ds, timeout)
+		}
+		return nil
+	}
 	start := c.Now()
 	uid := ds.UID
 	lastRV := ""
@@ -247,6 +281,56 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet) error {
 	}
 }
 
+// rolloutStatusWatch is the rest of a streaming `rollout status` of ds,
+// whose first line was printed at the current virtual time: each Poll
+// prints DaemonSetStatusViewer.Status once for every change of the
+// DaemonSet since the previous poll (kubectl prints on every watch event
+// of the object, pkg/cmd/rollout/rollout_status.go RunStatus; changes
+// between two polls show as one line with the latest state, as in Watch),
+// and the watch stops once it printed the rolled-out line, when the
+// DaemonSet is deleted (`error: object has been deleted`) or replaced,
+// or when timeout (> 0) of virtual time has passed since the start
+// (`error: timed out waiting for the condition`, the watch's
+// wait.ErrWaitTimeout). Without a timeout it watches until stopped, as
+// kubectl waits until interrupted.
+func rolloutStatusWatch(env *Env, ds *api.DaemonSet, timeout time.Duration) *Watch {
+	w := &Watch{env: env}
+	ns, name, uid := ds.Namespace, ds.Name, ds.UID
+	lastRV := ds.ResourceVersion
+	start := env.Cluster.Now()
+	fail := func(chunks *[]Chunk, err error) {
+		AppendChunk(chunks, true, checkErr(err))
+		w.stopped = true
+	}
+	w.pollFn = func() []Chunk {
+		var chunks []Chunk
+		c := env.Cluster
+		cur := c.DaemonSet(ns, name)
+		if cur == nil || cur.UID != uid {
+			fail(&chunks, &plainError{"object has been deleted"})
+			return chunks
+		}
+		if cur.ResourceVersion != lastRV {
+			lastRV = cur.ResourceVersion
+			msg, done, err := daemonSetStatus(cur)
+			if err != nil {
+				fail(&chunks, err)
+				return chunks
+			}
+			AppendChunk(&chunks, false, msg)
+			if done {
+				w.stopped = true
+				return chunks
+			}
+		}
+		if timeout > 0 && c.Now().Sub(start) >= timeout {
+			fail(&chunks, &plainError{"timed out waiting for the condition"})
+		}
+		return chunks
+	}
+	return w
+}
+
 // statusEqual compares the counts rollout status and the stuck bound look at.
 func statusEqual(a, b api.DaemonSetStatus) bool {
 	return a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.CurrentNumberScheduled == b.CurrentNumberScheduled &&
@@ -287,7 +371,7 @@ func (inv *invocation) rolloutHistory(ds *api.DaemonSet) error {
 					return err
 				}
 				w := newRawPrefixWriter()
-				describePodTemplate(w, &tmpl)
+				describePodTemplate(w, &tmpl, revisionContainerExtra(r))
 				fmt.Fprintf(&inv.out, "daemonset.apps/%s with revision #%d\n%s\n", ds.Name, want, w.String())
 				return nil
 			}
@@ -313,6 +397,91 @@ func (inv *invocation) rolloutHistory(ds *api.DaemonSet) error {
 	}
 	fmt.Fprintf(&inv.out, "daemonset.apps/%s \n%s\n", ds.Name, body)
 	return nil
+}
+
+// historyOutput is rollout history's printer for -o (PrintFlags with no
+// operation: json, yaml, name, the jsonpath variants; go-templates are not
+// simulated): nil when -o was not given (OutputFlagSpecified false), an
+// "unable to match a printer" error for any other format.
+func historyOutput(inv *invocation) (*getOutput, error) {
+	o := inv.flags.String("output")
+	if o == "" {
+		return nil, nil
+	}
+	format, _, _ := strings.Cut(o, "=")
+	switch format {
+	case "wide", "custom-columns", "custom-columns-file":
+		return nil, &plainError{fmt.Sprintf("unable to match a printer suitable for the output format %q, allowed formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml", o)}
+	}
+	return parseGetOutput(o, inv.readEnvFile)
+}
+
+// rolloutHistoryObjects mirrors RolloutHistoryOptions.Run's
+// OutputFlagSpecified branch (pkg/cmd/rollout/rollout_history.go): the
+// DaemonSet's ControllerRevisions (HistoryViewer.GetHistory) printed one
+// by one through the printer in revision order, or with --revision=N only
+// that one ("unable to find the specified revision" when it is missing).
+// Each object is a separate PrintObj call: yaml documents after the first
+// start with "---", json objects follow each other, no List is built.
+// printed counts the objects printed so far across the DaemonSets visited
+// (the YAML printer's printCount).
+func (inv *invocation) rolloutHistoryObjects(ds *api.DaemonSet, outp *getOutput, printed *int) error {
+	revs := controlledRevisions(inv.env.Cluster, ds)
+	if want := int64(inv.flags.Int("revision")); want > 0 {
+		var only []*api.ControllerRevision
+		for _, r := range revs {
+			if r.Revision == want {
+				only = append(only, r)
+			}
+		}
+		if len(only) == 0 {
+			return &plainError{"unable to find the specified revision"}
+		}
+		revs = only[:1]
+	}
+	for _, r := range revs {
+		m, err := RenderObject(r)
+		if err != nil {
+			return err
+		}
+		if outp.format == "yaml" && *printed > 0 {
+			inv.out.WriteString("---\n")
+		}
+		*printed++
+		text, err := formatGeneric(outp, m, []map[string]any{m}, true, false)
+		inv.out.WriteString(text)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// revisionContainerExtra is the unmodeled part of a revision's containers
+// that describePodTemplate shows (envFrom), at the paths a DaemonSet's
+// Extra uses ("spec.template.spec.containers[i]"): a revision's data has
+// the same {"spec":{"template":...}} shape.
+func revisionContainerExtra(r *api.ControllerRevision) api.Unmodeled {
+	var raw struct {
+		Spec struct {
+			Template struct {
+				Spec map[string]any `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if json.Unmarshal([]byte(r.Data), &raw) != nil {
+		return nil
+	}
+	extra := api.Unmodeled{}
+	for _, key := range []string{"initContainers", "containers"} {
+		arr, _ := raw.Spec.Template.Spec[key].([]any)
+		for i, c := range arr {
+			if ef, ok := c.(map[string]any)["envFrom"]; ok {
+				extra[fmt.Sprintf("spec.template.spec.%s[%d]", key, i)] = map[string]any{"envFrom": ef}
+			}
+		}
+	}
+	return extra
 }
 
 // templateFromRevision decodes the pod template stored in a
@@ -435,7 +604,7 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 		// prints "<kind>/<name> <operation> (dry run)\n": the template's
 		// own last newline puts " (dry run)" on a line of its own.
 		w := newRawPrefixWriter()
-		describePodTemplate(w, &tmpl)
+		describePodTemplate(w, &tmpl, revisionContainerExtra(target))
 		fmt.Fprintf(&inv.out, "daemonset.apps/%s will roll back to %s (dry run)\n", ds.Name, w.String())
 		return nil
 	}

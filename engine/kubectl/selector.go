@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // selector is a parsed label selector (labels.Selector): requirements ANDed.
@@ -385,4 +386,23 @@ func formatLabels(m map[string]string) string {
 		parts[i] = k + "=" + m[k]
 	}
 	return strings.Join(parts, ",")
+}
+
+// labelSelectorError is the API server's answer to a list whose label
+// selector does not parse: the list handler's DecodeParameters fails with
+// a BadRequest carrying labels.Parse's error, and kubectl's
+// EnhanceListError (cli-runtime resource/selector.go, kubectl cmd/util)
+// names the resource and both selectors: `Unable to find "/v1,
+// Resource=pods" that match label selector "a b", field selector "":
+// unable to parse requirement: ...`. The resource is the first TYPE listed
+// (the builder stops at the first failing list); err itself is returned
+// when no TYPE is listed.
+func labelSelectorError(rargs []resourceArg, selStr, fieldStr string, err error) error {
+	for _, ra := range rargs {
+		if len(ra.names) == 0 {
+			return &cluster.StatusError{Reason: "BadRequest", Message: fmt.Sprintf("Unable to find %q that match label selector %q, field selector %q: %v",
+				ra.rt.gvrString(), selStr, fieldStr, err)}
+		}
+	}
+	return err
 }

@@ -24,7 +24,9 @@ func setFlags() []*flagDef {
 // setHelp is `kubectl set` without a subcommand as kubectl 1.37 prints it
 // (pkg/cmd/set/set.go: setLong after templates.LongDesc, the subcommands
 // in cobra's alphabetical order, names padded to the longest,
-// "serviceaccount", plus three spaces, then MainUsageTemplate's footer).
+// "serviceaccount", plus three spaces, then MainUsageTemplate's footer,
+// whose SectionTipsHelp names the command's parents: "kubectl set
+// <command> --help", as for rollout; templates.go).
 const setHelp = "Configure application resources.\n" +
 	"\n" +
 	" These commands help you make changes to existing application resources.\n" +
@@ -40,7 +42,7 @@ const setHelp = "Configure application resources.\n" +
 	"Usage:\n" +
 	"  kubectl set SUBCOMMAND [options]\n" +
 	"\n" +
-	"Use \"kubectl <command> --help\" for more information about a given command.\n" +
+	"Use \"kubectl set <command> --help\" for more information about a given command.\n" +
 	"Use \"kubectl options\" for a list of global command-line options (applies to all commands).\n"
 
 // runSet dispatches kubectl set SUBCOMMAND; only `set image` is simulated.

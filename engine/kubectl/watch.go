@@ -58,6 +58,10 @@ type Watch struct {
 	headers     []string
 	keep        func(o object) bool
 	skipDeleted bool
+
+	// pollFn, when set, replaces the list diff (a streaming `rollout
+	// status`, see rolloutStatusWatch in rollout.go).
+	pollFn func() []Chunk
 }
 
 // watchQuery is what a watch selects: label and field selectors and -A.
@@ -109,14 +113,25 @@ func startWatch(inv *invocation, outp *getOutput, rargs []resourceArg, infos []g
 			w.names[n] = true
 		}
 	}
-	var initial []watchChange
+	var objs []object
 	for _, in := range infos {
-		for _, o := range in.objs {
-			w.seen[watchKey(o)] = watchSeen{uid: o.meta.UID, rv: o.meta.ResourceVersion, obj: o}
-			initial = append(initial, watchChange{typ: "ADDED", obj: o})
-		}
+		objs = append(objs, in.objs...)
 	}
-	if !inv.flags.Bool("watch-only") {
+	return w.start(inv, objs, !inv.flags.Bool("watch-only"))
+}
+
+// start begins watch w from the objects listed now: each is remembered as
+// seen, printed as an ADDED change when printInitial (to inv's stdout; a
+// print error is returned after the text written so far), and later
+// changes are polled from the store's current resourceVersion; w becomes
+// inv's watch.
+func (w *Watch) start(inv *invocation, objs []object, printInitial bool) error {
+	var initial []watchChange
+	for _, o := range objs {
+		w.seen[watchKey(o)] = watchSeen{uid: o.meta.UID, rv: o.meta.ResourceVersion, obj: o}
+		initial = append(initial, watchChange{typ: "ADDED", obj: o})
+	}
+	if printInitial {
 		text, err := w.print(initial)
 		inv.out.WriteString(text)
 		if err != nil {
@@ -141,6 +156,9 @@ func watchKey(o object) string { return o.meta.Namespace + "/" + o.meta.Name }
 func (w *Watch) Poll() []Chunk {
 	if w == nil || w.stopped {
 		return nil
+	}
+	if w.pollFn != nil {
+		return w.pollFn()
 	}
 	c := w.env.Cluster
 	if w.pollSeen && c.ResourceVersion() == w.pollRV {
@@ -351,17 +369,5 @@ func startEventsWatch(inv *invocation, outp *getOutput, keep func(*api.Event) bo
 			return eventsRow(o.obj.(*api.Event), now, allNS)
 		},
 	}
-	var initial []watchChange
-	for _, o := range w.list(inv.env.Cluster) {
-		w.seen[watchKey(o)] = watchSeen{uid: o.meta.UID, rv: o.meta.ResourceVersion, obj: o}
-		initial = append(initial, watchChange{typ: "ADDED", obj: o})
-	}
-	text, err := w.print(initial)
-	inv.out.WriteString(text)
-	if err != nil {
-		return err
-	}
-	w.pollRV, w.pollSeen = inv.env.Cluster.ResourceVersion(), true
-	inv.watch = w
-	return nil
+	return w.start(inv, w.list(inv.env.Cluster), true)
 }

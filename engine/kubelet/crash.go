@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -37,6 +38,10 @@ import (
 // CrashExitAfter is how long a crashing container runs before it exits.
 const CrashExitAfter = 500 * time.Millisecond
 
+// InitRunFor is how long an init container whose command the simulation
+// does not know runs before it completes.
+const InitRunFor = time.Second
+
 // CrashSyncDelay is the time from a container's exit to the kubelet's next
 // sync of the pod (the PLEG relist notices the exit within a second).
 const CrashSyncDelay = time.Second
@@ -50,15 +55,59 @@ const (
 type crashPhase int8
 
 const (
-	crashRunning crashPhase = iota // running, exits at `at`
+	crashRunning crashPhase = iota // running; the next exit or probe is at `at` (zero: none)
 	crashExited                    // terminated, next sync at `at`
 	crashBackOff                   // waiting, restarts at `at`
+	crashDone                      // terminated for good (restartPolicy)
 )
 
-// containerCrash is the restart state of one crashing container.
+// Restart policies of one container (kuberuntime computePodActions /
+// ShouldContainerBeRestarted): app containers follow the pod's
+// restartPolicy; a regular init container restarts only on failure (unless
+// the pod's policy is Never); a sidecar (restartable init container)
+// always restarts.
+type restartPolicy int8
+
+const (
+	restartAlways restartPolicy = iota
+	restartOnFailure
+	restartNever
+)
+
+// killProbe is a liveness or startup probe that fails: the kubelet's
+// prober records Unhealthy on every failure and, after failureThreshold
+// consecutive ones, kills the container (probe.go).
+type killProbe struct {
+	kind      string        // "Liveness" or "Startup"
+	first     time.Duration // from the container's start to the first probe
+	period    time.Duration
+	threshold int
+	out       string // the probe's output
+}
+
+// containerCrash is the restart state of one container that exits or is
+// killed: app containers, init containers and sidecars alike.
 type containerCrash struct {
-	crashes    bool
-	code       int32
+	crashes bool
+	code    int32
+	// run is how long each run lasts before the process exits; zero when
+	// it does not exit by itself (only a probe kills it).
+	run   time.Duration
+	probe *killProbe
+	// probeAt is the next failing probe of the current run, fails the
+	// failures so far; exitAt is when the process exits (zero: never).
+	probeAt, exitAt time.Time
+	fails           int
+	policy          restartPolicy
+	// readyRunning: the container is Ready while it runs (no readiness or
+	// startup probe holds it back); started: it counts as started.
+	readyRunning bool
+	notStarted   bool
+	// startDelay is when a passing startup probe first runs, from the
+	// container's start (its initialDelaySeconds); startedAt is that
+	// moment in the current run, zero once passed.
+	startDelay time.Duration
+	startedAt  time.Time
 	phase      crashPhase
 	at         time.Time
 	backoff    time.Duration
@@ -66,29 +115,160 @@ type containerCrash struct {
 	hasEntry   bool
 }
 
-// crashLoop is the restart state of a pod with a crashing container.
-type crashLoop struct{ cs []containerCrash }
+// crashLoop is the restart state of a pod: its app containers (cs) and its
+// init containers (ics, nil without init containers) with the progress of
+// the init sequence (initcontainers.go).
+type crashLoop struct {
+	cs  []containerCrash
+	ics []containerCrash
+	// next is the index of the next init container to start, at nextAt;
+	// initDone is set once every regular init container completed.
+	next     int
+	nextAt   time.Time
+	initDone bool
+}
 
 // containerArgv is what the container runs: command then args.
 func containerArgv(c *api.Container) []string {
 	return append(append([]string(nil), c.Command...), c.Args...)
 }
 
-// crashingContainers builds the crash state of a pod whose containers just
-// started at started, or nil when no container exits.
-func crashingContainers(p *api.Pod, started time.Time) *crashLoop {
-	var cl *crashLoop
-	for i := range p.Spec.Containers {
-		code, ok := commandExit(containerArgv(&p.Spec.Containers[i]))
-		if !ok {
-			continue
-		}
-		if cl == nil {
-			cl = &crashLoop{cs: make([]containerCrash, len(p.Spec.Containers))}
-		}
-		cl.cs[i] = containerCrash{crashes: true, code: code, phase: crashRunning, at: started.Add(CrashExitAfter)}
+// planContainer fills cc for container i of pod p (an init container when
+// init): whether and how it exits (processExit), which failing
+// liveness/startup probe kills it (failingProbe), and its restart policy.
+func planContainer(p *api.Pod, init bool, i int) containerCrash {
+	c := specContainer(p, init, i)
+	var cc containerCrash
+	code, after, exits := processExit(p, init, i)
+	if init && !isSidecar(c) && !exits && !runsForever(effectiveArgv(c)) {
+		// A regular init container is a program meant to finish: one
+		// whose command the simulation does not know (calico's
+		// `install`, a migration tool ...) completes with 0 a moment
+		// after it starts; only a command known to run forever
+		// (`sleep infinity`, `tail -f`) blocks the pod in Init.
+		code, after, exits = 0, InitRunFor, true
 	}
+	if exits {
+		cc.crashes, cc.code, cc.run = true, code, after
+	}
+	sidecar := init && isSidecar(c)
+	if !init || sidecar {
+		if kp := failingProbe(p, init, i); kp != nil {
+			cc.crashes, cc.probe = true, kp
+			cc.notStarted = kp.kind == "Startup"
+		} else if sp := startupProbe(p, init, i); sp != nil && sp.InitialDelaySeconds > 0 {
+			// A passing startup probe: the container counts as started,
+			// and may be Ready, from its first run on.
+			cc.crashes = true
+			cc.startDelay = time.Duration(sp.InitialDelaySeconds) * time.Second
+		}
+	}
+	pol := p.Spec.RestartPolicy
+	switch {
+	case sidecar:
+		cc.policy = restartAlways
+	case pol == "Never":
+		cc.policy = restartNever
+	case init || pol == "OnFailure":
+		cc.policy = restartOnFailure
+	}
+	// A process that exits at once is never seen Ready.
+	cc.readyRunning = (!init || sidecar) && !cc.notStarted && (c.ReadinessProbe == nil || !readinessFails(p, c)) &&
+		!(exits && after <= CrashExitAfter)
+	return cc
+}
+
+// readinessFails reports whether container c's readiness probe fails as
+// written.
+func readinessFails(p *api.Pod, c *api.Container) bool {
+	ok, _ := probeOutcome(p, c.ReadinessProbe, overrideNone)
+	return !ok
+}
+
+// begin starts a run of cc at t: the exit and the first failing probe.
+func (cc *containerCrash) begin(t time.Time) {
+	cc.phase, cc.fails = crashRunning, 0
+	cc.exitAt, cc.probeAt = time.Time{}, time.Time{}
+	if cc.run > 0 {
+		cc.exitAt = t.Add(cc.run)
+	}
+	if cc.probe != nil {
+		cc.probeAt = t.Add(cc.probe.first)
+	}
+	cc.startedAt = time.Time{}
+	if cc.startDelay > 0 {
+		cc.startedAt = t.Add(cc.startDelay)
+	}
+	cc.at = earliest(earliest(cc.exitAt, cc.probeAt), cc.startedAt)
+}
+
+// startedNow reports whether the container counts as started in its
+// current run (status.started); readyNow whether it is Ready.
+func (cc *containerCrash) startedNow() bool { return !cc.notStarted && cc.startedAt.IsZero() }
+
+func (cc *containerCrash) readyNow() bool { return cc.readyRunning && cc.startedAt.IsZero() }
+
+// earliest is the earlier of two times, a zero time counting as never.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+// active reports whether something is due for cc at some time.
+func (cc *containerCrash) active() bool {
+	return cc.crashes && cc.phase != crashDone && !cc.at.IsZero()
+}
+
+// restarts reports whether a container that exited with code restarts.
+func (cc *containerCrash) restarts(code int32) bool {
+	switch cc.policy {
+	case restartNever:
+		return false
+	case restartOnFailure:
+		return code != 0
+	}
+	return true
+}
+
+// crashingContainers builds the crash state of a pod whose app containers
+// just started at started, merged into the state the init containers left
+// (k.crashers), or nil when no container exits, is killed by a probe, or
+// needs its init state kept.
+func (k *Kubelets) crashingContainers(p *api.Pod, started time.Time) *crashLoop {
+	cl := k.crashers[p.UID]
+	any := cl != nil && cl.sidecarsCrash()
+	cs := make([]containerCrash, len(p.Spec.Containers))
+	for i := range p.Spec.Containers {
+		cs[i] = planContainer(p, false, i)
+		if cs[i].crashes {
+			cs[i].begin(started)
+			any = true
+		}
+	}
+	if !any {
+		// Nothing restarts: the init state, if any, is no longer needed
+		// (a settled pod costs no passes).
+		delete(k.crashers, p.UID)
+		return nil
+	}
+	if cl == nil {
+		cl = &crashLoop{}
+	}
+	cl.cs = cs
 	return cl
+}
+
+// sidecarsCrash reports whether some started init container still has
+// transitions to come.
+func (cl *crashLoop) sidecarsCrash() bool {
+	for i := range cl.ics {
+		if cl.ics[i].crashes && cl.ics[i].phase != crashDone {
+			return true
+		}
+	}
+	return false
 }
 
 // formatPod is format.Pod: NAME_NAMESPACE(UID).
@@ -100,80 +280,225 @@ func (k *Kubelets) crash(n *api.Node, p *api.Pod) {
 	if cl == nil {
 		return
 	}
-	now := k.c.Now()
 	changed := false
+	if cl.initDone {
+		for i := range cl.ics {
+			if i < len(p.Status.InitContainerStatuses) && k.step(n, p, &cl.ics[i], &p.Spec.InitContainers[i], &p.Status.InitContainerStatuses[i], initFieldPath(p.Spec.InitContainers[i].Name)) {
+				changed = true
+			}
+		}
+	}
+	done, failed := len(cl.cs) > 0, false
 	for i := range cl.cs {
 		cc := &cl.cs[i]
-		if !cc.crashes || i >= len(p.Status.ContainerStatuses) {
+		if i >= len(p.Status.ContainerStatuses) {
 			continue
 		}
-		c := &p.Spec.Containers[i]
-		st := &p.Status.ContainerStatuses[i]
-		for !cc.at.After(now) {
+		if k.step(n, p, cc, &p.Spec.Containers[i], &p.Status.ContainerStatuses[i], containerFieldPath(p.Spec.Containers[i].Name)) {
 			changed = true
-			switch cc.phase {
-			case crashRunning:
-				started := cc.at.Add(-CrashExitAfter)
-				if st.State.Running != nil {
-					started = st.State.Running.StartedAt
-				}
-				reason := "Error"
-				if cc.code == 0 {
-					reason = "Completed"
-				}
-				st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: cc.code, Reason: reason, StartedAt: started, FinishedAt: cc.at}}
-				st.Ready, st.Started = false, api.BoolPtr(false)
-				k.decide(p, "SyncPod", "exit", fmt.Sprintf("container %s exited with code %d (%s)", c.Name, cc.code, reason))
-				cc.phase, cc.at = crashExited, cc.at.Add(CrashSyncDelay)
-			case crashExited, crashBackOff:
-				var finished time.Time
-				if t := st.State.Terminated; t != nil {
-					finished = t.FinishedAt
-				} else if t := st.LastState.Terminated; t != nil {
-					finished = t.FinishedAt
-				}
-				syncAt := cc.at
-				if cc.hasEntry && syncAt.Sub(finished) < cc.backoff {
-					// doBackOff: IsInBackOffSince(key, finishedAt): the
-					// container waits, a BackOff event on every sync, and
-					// the pod worker tries again podWorkerResync later.
-					if st.State.Terminated != nil {
-						st.LastState = api.ContainerState{Terminated: st.State.Terminated}
-					}
-					st.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff",
-						Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", cc.backoff, c.Name, formatPod(p))}}
-					k.event(p, n, containerFieldPath(c.Name), api.EventTypeWarning, "BackOff", fmt.Sprintf("Back-off restarting failed container %s in pod %s", c.Name, formatPod(p)))
-					if cc.phase == crashExited {
-						k.decide(p, "doBackOff", "backoff", fmt.Sprintf("container %s keeps failing: CrashLoopBackOff, back-off %s from its exit", c.Name, cc.backoff))
-					}
-					cc.phase, cc.at = crashBackOff, syncAt.Add(podWorkerResync(p, c.Name))
+		}
+		if cc.phase != crashDone {
+			done = false
+		} else if cc.code != 0 {
+			failed = true
+		}
+	}
+	now := k.c.Now()
+	if done {
+		// Every container terminated and none restarts (restartPolicy
+		// Never / OnFailure): the pod's phase is final
+		// (kubelet_pods.go getPhase).
+		p.Status.Phase = api.PodSucceeded
+		if failed {
+			p.Status.Phase = api.PodFailed
+		}
+		k.decide(p, "SyncPod", "finished", fmt.Sprintf("every container terminated and the restartPolicy %q restarts none: the pod is %s", p.Spec.RestartPolicy, p.Status.Phase))
+		changed = true
+	}
+	if k.writeConditions(p, now) {
+		changed = true
+	}
+	if changed {
+		_ = k.c.UpdatePod(p)
+	}
+	if p.IsReady() && !cl.busy() {
+		// Nothing is left to happen (a passed startup gate): the pod is
+		// settled like any running, Ready pod.
+		delete(k.crashers, p.UID)
+	}
+}
+
+// busy reports whether some container of the loop has transitions to come
+// or the init sequence is not over.
+func (cl *crashLoop) busy() bool {
+	if cl.ics != nil && !cl.initDone {
+		return true
+	}
+	for _, list := range [][]containerCrash{cl.cs, cl.ics} {
+		for i := range list {
+			if list[i].active() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// step advances one container's exits, probe kills and restarts to now; it
+// reports whether the container's status changed.
+func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Container, st *api.ContainerStatus, fp string) bool {
+	now := k.c.Now()
+	changed := false
+	for cc.active() && !cc.at.After(now) {
+		changed = true
+		switch cc.phase {
+		case crashRunning:
+			if !cc.startedAt.IsZero() && !cc.startedAt.After(cc.at) {
+				// The startup probe's first run passes: the container
+				// has started; liveness and readiness count from now.
+				st.Started = api.BoolPtr(true)
+				st.Ready = cc.readyRunning
+				k.decide(p, "doProbe", "started", fmt.Sprintf("container %s passed its startup probe: started", c.Name))
+				cc.startedAt = time.Time{}
+				cc.at = earliest(cc.exitAt, cc.probeAt)
+				continue
+			}
+			started := cc.at
+			if st.State.Running != nil {
+				started = st.State.Running.StartedAt
+			}
+			code, reason := cc.code, "Error"
+			if !cc.probeAt.IsZero() && (cc.exitAt.IsZero() || !cc.exitAt.Before(cc.probeAt)) {
+				// prober.runProbe / worker.doProbe: a failed liveness or
+				// startup probe; after failureThreshold of them the
+				// kubelet kills the container (computePodActions:
+				// "Container %s failed %s probe").
+				at := cc.probeAt
+				kind := cc.probe.kind
+				k.event(p, n, fp, api.EventTypeWarning, "Unhealthy", kind+" probe failed: "+cc.probe.out)
+				cc.fails++
+				if cc.fails < cc.probe.threshold {
+					cc.probeAt = at.Add(cc.probe.period)
+					cc.at = earliest(cc.exitAt, cc.probeAt)
 					continue
 				}
-				// backOff.Next(key, finishedAt), then start the container again.
-				cc.backoff = nextBackOff(cc.backoff, cc.lastUpdate, syncAt, CrashBackOffInitial, CrashBackOffMax)
-				cc.hasEntry = true
-				cc.lastUpdate = syncAt
+				lower := strings.ToLower(kind)
+				k.event(p, n, fp, api.EventTypeNormal, "Killing", fmt.Sprintf("Container %s failed %s probe, will be restarted", c.Name, lower))
+				k.decide(p, "computePodActions", "kill", fmt.Sprintf("container %s failed its %s probe %d times (failureThreshold): killed and restarted", c.Name, lower, cc.fails))
+				// The runtime stops the container; a process killed by
+				// the signal exits 137 (128 + SIGKILL).
+				code = 137
+				cc.at = at
+			} else {
+				k.decide(p, "SyncPod", "exit", fmt.Sprintf("container %s exited with code %d", c.Name, code))
+			}
+			if code == 0 {
+				reason = "Completed"
+			}
+			st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: cc.at}}
+			st.Ready, st.Started = false, api.BoolPtr(false)
+			if !cc.restarts(code) {
+				cc.code = code
+				cc.phase = crashDone
+				break
+			}
+			cc.phase, cc.at = crashExited, cc.at.Add(CrashSyncDelay)
+		case crashExited, crashBackOff:
+			var finished time.Time
+			if t := st.State.Terminated; t != nil {
+				finished = t.FinishedAt
+			} else if t := st.LastState.Terminated; t != nil {
+				finished = t.FinishedAt
+			}
+			syncAt := cc.at
+			if cc.hasEntry && syncAt.Sub(finished) < cc.backoff {
+				// doBackOff: IsInBackOffSince(key, finishedAt): the
+				// container waits, a BackOff event on every sync, and
+				// the pod worker tries again podWorkerResync later.
 				if st.State.Terminated != nil {
 					st.LastState = api.ContainerState{Terminated: st.State.Terminated}
 				}
-				st.RestartCount++
-				st.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: syncAt}}
-				st.Started = api.BoolPtr(true)
-				fp := containerFieldPath(c.Name)
-				k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-				k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
-				k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
-				k.decide(p, "SyncPod", "restart", fmt.Sprintf("container %s restarted (restart %d)", c.Name, st.RestartCount))
-				cc.phase, cc.at = crashRunning, syncAt.Add(CrashExitAfter)
+				st.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "CrashLoopBackOff",
+					Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", cc.backoff, c.Name, formatPod(p))}}
+				k.event(p, n, fp, api.EventTypeWarning, "BackOff", fmt.Sprintf("Back-off restarting failed container %s in pod %s", c.Name, formatPod(p)))
+				if cc.phase == crashExited {
+					k.decide(p, "doBackOff", "backoff", fmt.Sprintf("container %s keeps failing: CrashLoopBackOff, back-off %s from its exit", c.Name, cc.backoff))
+				}
+				cc.phase, cc.at = crashBackOff, syncAt.Add(podWorkerResync(p, c.Name))
+				continue
 			}
+			// backOff.Next(key, finishedAt), then start the container again.
+			cc.backoff = nextBackOff(cc.backoff, cc.lastUpdate, syncAt, CrashBackOffInitial, CrashBackOffMax)
+			cc.hasEntry = true
+			cc.lastUpdate = syncAt
+			if st.State.Terminated != nil {
+				st.LastState = api.ContainerState{Terminated: st.State.Terminated}
+			}
+			st.RestartCount++
+			k.runContainer(n, p, cc, c, st, fp, syncAt)
+			k.decide(p, "SyncPod", "restart", fmt.Sprintf("container %s restarted (restart %d)", c.Name, st.RestartCount))
 		}
+	}
+	if cc.active() {
 		k.c.WakeAt(cc.at)
 	}
-	if !changed {
-		return
+	return changed
+}
+
+// runContainer starts a run of the container at t: status Running, the
+// Pulled / Created / Started events, and the next exit or probe.
+func (k *Kubelets) runContainer(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Container, st *api.ContainerStatus, fp string, t time.Time) {
+	st.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: t}}
+	if cc.crashes {
+		cc.begin(t)
 	}
-	k.markUnready(p, now)
-	_ = k.c.UpdatePod(p)
+	st.Started = api.BoolPtr(cc.startedNow())
+	st.Ready = cc.readyNow()
+	if st.ContainerID == "" {
+		st.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+st.Name), hash32(st.Name+string(p.UID)))
+		st.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(st.Image)) + strings.Repeat("0", 56)
+	}
+	k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+	k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
+	k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
+}
+
+// writeConditions derives the Initialized, ContainersReady and Ready
+// conditions from the container statuses (status/generate.go:
+// GeneratePodInitializedCondition, GenerateContainersReadyCondition,
+// GeneratePodReadyCondition): a pod is Ready when its sidecars (started
+// restartable init containers) and app containers are all ready; it reports
+// whether a condition changed.
+func (k *Kubelets) writeConditions(p *api.Pod, now time.Time) bool {
+	var unready []string
+	for i, c := range p.Spec.InitContainers {
+		if isSidecar(&c) && (i >= len(p.Status.InitContainerStatuses) || !p.Status.InitContainerStatuses[i].Ready) {
+			unready = append(unready, c.Name)
+		}
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		if !cs.Ready {
+			unready = append(unready, cs.Name)
+		}
+	}
+	before := conditionsKey(p)
+	if len(unready) == 0 {
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
+	} else {
+		msg := fmt.Sprintf("containers with unready status: [%s]", joinNames(unready))
+		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+	}
+	return conditionsKey(p) != before
+}
+
+func conditionsKey(p *api.Pod) string {
+	s := ""
+	for _, c := range p.Status.Conditions {
+		s += c.Type + "=" + c.Status + ":" + c.Message + ";"
+	}
+	return s
 }
 
 // markUnready sets ContainersReady and Ready to False for the containers
@@ -189,8 +514,8 @@ func (k *Kubelets) markUnready(p *api.Pod, now time.Time) {
 		return
 	}
 	msg := fmt.Sprintf("containers with unready status: [%s]", joinNames(unready))
-	setPodCondition(p, api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
-	setPodCondition(p, api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
 }
 
 func joinNames(names []string) string {

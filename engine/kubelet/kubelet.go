@@ -55,10 +55,18 @@ type Kubelets struct {
 	// crashers holds the restart state of pods with a crashing container,
 	// by UID (crash.go).
 	crashers map[string]*crashLoop
+	// evict is the state of the nodes' eviction managers (eviction.go).
+	evict evictionManagers
+	// mountWaits holds the pods whose volumes do not mount yet, by UID
+	// (volumes.go).
+	mountWaits map[string]*mountWait
 
 	lastRV  int64
 	lastNow time.Time
 	synced  bool
+	// settled holds, per node, cluster.NodePodVersion as of the last Sync
+	// that found every pod on the node settled (see nodeSettled).
+	settled map[string]int64
 }
 
 // timeline is the plan for one pod's start, fixed when the kubelet accepts it.
@@ -272,18 +280,54 @@ func (k *Kubelets) Sync() {
 	if k.synced && c.ResourceVersion() == k.lastRV && c.Now().Equal(k.lastNow) {
 		return
 	}
+	if !k.synced || k.settled == nil {
+		// a forced Sync (Invalidate, a kubelet stopped or started) looks
+		// at every pod again
+		k.settled = map[string]int64{}
+	}
 	k.synced, k.lastRV, k.lastNow = true, c.ResourceVersion(), c.Now()
 	k.syncNodes()
+	k.evictUnderPressure()
+	// Nodes whose pods are all settled and unchanged are skipped: syncPod
+	// would return at once for each of them (see nodeSettled). Pods with a
+	// prober or a crash loop may change with time alone, so while any exist
+	// every node is looked at.
+	skip := len(k.probers) == 0 && len(k.crashers) == 0
 	for _, name := range c.PodNodeNames() {
+		v := c.NodePodVersion(name)
+		if sv, ok := k.settled[name]; skip && ok && sv == v {
+			continue
+		}
 		n := c.Node(name)
 		if n == nil || !k.Running(name) {
 			continue
 		}
-		for _, p := range podsInAdmissionOrder(c.PodsOnNodeShared(name)) {
+		pods := c.PodsOnNodeShared(name)
+		for _, p := range podsInAdmissionOrder(pods) {
 			k.syncPod(n, p)
+		}
+		if c.NodePodVersion(name) == v && k.nodeSettled(pods) {
+			k.settled[name] = v
+		} else {
+			delete(k.settled, name)
 		}
 	}
 	k.forget()
+}
+
+// nodeSettled reports whether syncPod has nothing left to do for any of
+// pods, whatever the time: each is running (started, not terminal, not
+// being deleted), Ready, and has no start-up timeline, prober or crash
+// loop. syncPod returns at once for such a pod, so until one of the node's
+// pods is written (cluster.NodePodVersion) the kubelet may skip the node.
+func (k *Kubelets) nodeSettled(pods []*api.Pod) bool {
+	for _, p := range pods {
+		if p.DeletionTimestamp != nil || p.IsTerminal() || p.Status.StartTime == nil || !p.IsReady() ||
+			k.timelines[p.UID] != nil || k.probers[p.UID] != nil || k.crashers[p.UID] != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // nodeAgent is what one kubelet remembers of its node.
@@ -460,7 +504,7 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 				return
 			}
 		}
-		if !k.canAdmitPod(n, p) {
+		if !k.canAdmitPod(n, p) || k.volumesPending(n, p) { // volumes.go
 			return
 		}
 		t = k.admit(n, p)
@@ -474,7 +518,10 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 			return
 		}
 		if p.IsReady() {
-			return // running and ready: nothing left to do
+			// running and ready: nothing left to do. Sync skips whole nodes
+			// of such pods (nodeSettled): time-driven work added for a
+			// running, ready pod must make nodeSettled return false for it.
+			return
 		}
 		t = k.replan(n, p)
 	}
@@ -631,12 +678,12 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	if st.QOSClass == "" {
 		st.QOSClass = api.GetPodQOS(&p.Spec)
 	}
-	setPodCondition(p, PodReadyToStartContainers, api.ConditionTrue, "", "", now)
-	setPodCondition(p, api.PodInitialized, api.ConditionTrue, "", "", now)
+	p.SetCondition(PodReadyToStartContainers, api.ConditionTrue, "", "", now)
+	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
 	unready := fmt.Sprintf("containers with unready status: [%s]", containerNames(p))
-	setPodCondition(p, api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	setPodCondition(p, api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	setPodCondition(p, api.PodScheduled, api.ConditionTrue, "", "", now)
+	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+	p.SetCondition(api.PodScheduled, api.ConditionTrue, "", "", now)
 	sortPodConditions(p)
 	st.ContainerStatuses = nil
 	for i, c := range p.Spec.Containers {
@@ -649,6 +696,7 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 			State: api.ContainerState{Waiting: w},
 		})
 	}
+	k.admitInitContainers(p, now) // initcontainers.go
 	_ = k.c.UpdatePod(p)
 	how := "images already present"
 	if t.neverPull {
@@ -728,7 +776,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			k.c.WakeAt(t.started)
 		}
 	}
-	if !t.running && t.pulled && !t.started.After(now) {
+	if !t.running && t.pulled && !t.started.After(now) && k.initialized(n, p, t) {
 		t.running = true
 		changed = true
 		started := t.started
@@ -747,15 +795,16 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
 		}
 		k.decide(p, "SyncPod", "running", "containers started: the pod is Running")
-		if cl := crashingContainers(p, started); cl != nil {
-			// The container exits at once and restarts under back-off
-			// (crash.go); its siblings without readinessProbe are ready,
-			// the pod is not.
+		if cl := k.crashingContainers(p, started); cl != nil {
+			// A container exits, or a liveness / startup probe kills
+			// it, and it restarts under back-off (crash.go); the others
+			// are ready as planContainer says, the pod is not.
 			k.crashers[p.UID] = cl
 			t.isReady = true
 			for i := range p.Status.ContainerStatuses {
-				if i < len(cl.cs) && !cl.cs[i].crashes && p.Spec.Containers[i].ReadinessProbe == nil {
-					p.Status.ContainerStatuses[i].Ready = true
+				if i < len(cl.cs) {
+					p.Status.ContainerStatuses[i].Ready = cl.cs[i].readyNow()
+					p.Status.ContainerStatuses[i].Started = api.BoolPtr(cl.cs[i].startedNow())
 				}
 			}
 		} else if k.needsProber(p) {
@@ -770,8 +819,8 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 		for i := range p.Status.ContainerStatuses {
 			p.Status.ContainerStatuses[i].Ready = true
 		}
-		setPodCondition(p, api.ContainersReady, api.ConditionTrue, "", "", now)
-		setPodCondition(p, api.PodReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
 		k.decide(p, "SyncPod", "ready", "all containers are ready: the pod is Ready")
 	}
 	if changed {
@@ -821,8 +870,8 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 		// The containers have stopped but finalizers keep the object:
 		// readiness is gone (SyncTerminatedPod's final status).
 		if p.IsReady() {
-			setPodCondition(p, api.PodReady, api.ConditionFalse, "", "", now)
-			setPodCondition(p, api.ContainersReady, api.ConditionFalse, "", "", now)
+			p.SetCondition(api.PodReady, api.ConditionFalse, "", "", now)
+			p.SetCondition(api.ContainersReady, api.ConditionFalse, "", "", now)
 			for i := range p.Status.ContainerStatuses {
 				p.Status.ContainerStatuses[i].Ready = false
 			}
@@ -962,17 +1011,4 @@ func sortPodConditions(p *api.Pod) {
 			cs[j], cs[j-1] = cs[j-1], cs[j]
 		}
 	}
-}
-
-// setPodCondition sets a pod condition, moving lastTransitionTime only when
-// the status changes.
-func setPodCondition(p *api.Pod, typ, status, reason, msg string, now time.Time) {
-	if c := p.Condition(typ); c != nil {
-		if c.Status != status {
-			c.LastTransitionTime = now
-		}
-		c.Status, c.Reason, c.Message = status, reason, msg
-		return
-	}
-	p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now})
 }

@@ -119,8 +119,9 @@ func TestPodStartsWithImagePresent(t *testing.T) {
 	}
 	want := []string{
 		"+0s Pulled spec.containers{app}: Container image \"nginx:1.27\" already present on machine and can be accessed by the pod",
-		fmt.Sprintf("+%s Created spec.containers{app}: Container created", d),
-		fmt.Sprintf("+%s Started spec.containers{app}: Container started", d),
+		// event times are metav1.Time: whole seconds (cluster.stamp)
+		fmt.Sprintf("+%s Created spec.containers{app}: Container created", d.Truncate(time.Second)),
+		fmt.Sprintf("+%s Started spec.containers{app}: Container started", d.Truncate(time.Second)),
 	}
 	if got := events(w.c, p); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

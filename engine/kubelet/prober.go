@@ -277,13 +277,13 @@ func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool
 		return false
 	}
 	if len(unready) == 0 {
-		setPodCondition(p, api.ContainersReady, api.ConditionTrue, "", "", now)
-		setPodCondition(p, api.PodReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
 		k.decide(p, "doProbe", "ready", "the readiness probes passed: the pod is Ready")
 	} else {
 		msg := fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
-		setPodCondition(p, api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
-		setPodCondition(p, api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
 		k.decide(p, "doProbe", "unready", "a readiness probe failed: the pod is not Ready ("+msg+")")
 	}
 	_ = k.c.UpdatePod(p)
@@ -293,7 +293,13 @@ func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool
 // probeResult is the outcome of one readiness probe of container c and the
 // output the kubelet puts in the Unhealthy event when it fails.
 func (k *Kubelets) probeResult(p *api.Pod, c *api.Container, o probeOverride) (bool, string) {
-	rp := c.ReadinessProbe
+	return probeOutcome(p, c.ReadinessProbe, o)
+}
+
+// probeOutcome is the outcome of one probe rp (readiness, liveness or
+// startup) of a container of pod p, under override o, and the output the
+// kubelet puts in the Unhealthy event when it fails.
+func probeOutcome(p *api.Pod, rp *api.Probe, o probeOverride) (bool, string) {
 	if o == overridePass {
 		return true, ""
 	}
@@ -393,40 +399,10 @@ func commandFails(argv []string) bool {
 }
 
 // commandExit returns the exit code of a command the simulation runs to
-// completion at once: `false` (1), `true` (0), or a shell (`sh`, `bash`,
-// `ash`, with any path) given -c SCRIPT whose last statement is `exit N`.
+// completion (commandRun in exits.go: `false`, `true`, `echo`, `exit N`,
+// `sleep N`, or a shell's -c SCRIPT whose last statement is one of those).
 // ok is false for any other command (it keeps running).
 func commandExit(argv []string) (code int32, ok bool) {
-	if len(argv) == 0 {
-		return 0, false
-	}
-	base := argv[0][strings.LastIndex(argv[0], "/")+1:]
-	switch base {
-	case "false":
-		return 1, true
-	case "true":
-		return 0, true
-	case "sh", "bash", "ash", "dash":
-		if len(argv) < 3 || argv[1] != "-c" {
-			return 0, false
-		}
-		script := strings.TrimSpace(argv[2])
-		if i := strings.LastIndexAny(script, ";&|\n"); i >= 0 {
-			script = strings.TrimSpace(script[i+1:])
-		}
-		if script == "false" {
-			return 1, true
-		}
-		if script == "true" || script == "exit" {
-			return 0, true
-		}
-		f := strings.Fields(script)
-		if len(f) == 2 && f[0] == "exit" {
-			n, err := strconv.ParseInt(f[1], 10, 32)
-			if err == nil {
-				return int32(n & 255), true
-			}
-		}
-	}
-	return 0, false
+	code, _, ok = commandRun(argv)
+	return code, ok
 }

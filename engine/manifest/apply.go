@@ -218,7 +218,8 @@ func (a *applier) plan(doc *Document) (line string, write func() error, diags []
 		}
 		return a.planNamespace(doc, ns)
 	}
-	return "", nil, nil
+	line, write, diags, _ = a.planConfigObject(doc)
+	return line, write, diags
 }
 
 // generateName handles an object written with metadata.generateName and
@@ -491,6 +492,10 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 		stored: func() *api.Pod { return a.c.Pod(pod.Namespace, pod.Name) },
 		build: func() (*api.Pod, []Diagnostic) {
 			if diags := a.admit(doc, pod.Namespace, "pods", pod.Name); diags != nil {
+				return nil, diags
+			}
+			// the ServiceAccount admission plugin refuses a missing service account
+			if diags := a.admitServiceAccount(doc, pod); diags != nil {
 				return nil, diags
 			}
 			// the Priority admission plugin refuses an unknown priorityClassName

@@ -36,7 +36,7 @@ func mustApply(t *testing.T, c *cluster.Cluster, text string, mode Mode) []strin
 func TestApplyCreateConfigureUnchanged(t *testing.T) {
 	c := newCluster()
 	node := "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n  labels:\n    disk: ssd\n"
-	text := minimalDS + "---\n" + node + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n"
+	text := minimalDS + "---\n" + node + "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n"
 	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web created\nnode/node-3 created" {
 		t.Fatalf("lines %q", got)
 	}

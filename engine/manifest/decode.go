@@ -14,9 +14,10 @@ import (
 
 // Decode reads a multi-document YAML manifest (documents separated by
 // `---`) into Documents. Simulated kinds (apps/v1 DaemonSet, v1 Node,
-// v1 Pod, v1 Namespace) are decoded field by field, defaulted as the API
-// server would (SetObjectDefaults), and validated (ValidateDaemonSet,
-// ValidateNode, ValidatePodCreate, ValidateNamespace); other kinds are
+// v1 Pod, v1 Namespace, v1 ServiceAccount, v1 ConfigMap, v1 Secret) are
+// decoded field by field, defaulted as the API server would
+// (SetObjectDefaults), and validated (ValidateDaemonSet, ValidateNode,
+// ValidatePodCreate, ValidateNamespace, ValidateConfigMap ...); other kinds are
 // returned with Skipped set. A v1 List (`kind: List` with `items:`, as
 // `kubectl get -o yaml` prints several objects) is unpacked into its
 // items, in order, as kubectl's resource builder does. Empty documents are
@@ -24,11 +25,51 @@ import (
 // Extra. On any problem the error is an *Error listing every problem
 // found, each with its line and column; no Documents are returned then.
 func Decode(filename, text string) ([]Document, error) {
+	return DecodeWith(filename, text, DecodeOptions{})
+}
+
+// FieldValidation is the server-side field validation directive a request
+// carries (metav1.FieldValidationStrict/Warn/Ignore, the fieldValidation
+// query parameter kubectl sets from --validate, cmdutil.GetValidationDirective).
+type FieldValidation string
+
+// The field validation directives; "" means FieldValidationStrict.
+const (
+	FieldValidationStrict FieldValidation = "Strict"
+	FieldValidationWarn   FieldValidation = "Warn"
+	FieldValidationIgnore FieldValidation = "Ignore"
+)
+
+// DecodeOptions tune DecodeWith.
+type DecodeOptions struct {
+	// FieldValidation decides what an unknown field is (apiserver
+	// handlers/create.go and update.go through the strict serializer):
+	// Strict (default) a BadRequest decode error; Warn the field is
+	// dropped and named in Document.UnknownFields (the server answers with
+	// a `unknown field "spec.foo"` warning header, which kubectl prints as
+	// `Warning: unknown field "spec.foo"`); Ignore the field is dropped
+	// silently. Type errors stay errors in every mode.
+	FieldValidation FieldValidation
+	// Verb is cmdutil.AddSourceToErr's verb in the BadRequest lines of
+	// decode errors: "creating" (default; kubectl create and apply of a new
+	// object) or "replacing" (kubectl replace).
+	Verb string
+}
+
+// DecodeWith is Decode with options: the field validation directive and
+// the verb kubectl names in decode errors.
+func DecodeWith(filename, text string, opts DecodeOptions) ([]Document, error) {
+	if opts.FieldValidation == "" {
+		opts.FieldValidation = FieldValidationStrict
+	}
+	if opts.Verb == "" {
+		opts.Verb = "creating"
+	}
 	if len(text) > MaxInputBytes {
 		return nil, newError([]Diagnostic{{
 			File: filename, Line: 1, Column: 1,
 			Message: fmt.Sprintf("manifest is too large: %d bytes (the playground accepts up to %d bytes, 1 MiB)", len(text), MaxInputBytes),
-			Hint:    "paste only the DaemonSet, Node, Pod and Namespace manifests you want to simulate",
+			Hint:    "paste only the DaemonSet, Node, Pod, Namespace, ServiceAccount, ConfigMap and Secret manifests you want to simulate",
 			kubectl: fmt.Sprintf("error: %s is too large: %d bytes, at most %d bytes are accepted", filename, len(text), MaxInputBytes),
 		}})
 	}
@@ -41,7 +82,7 @@ func Decode(filename, text string) ([]Document, error) {
 				kubectl: fmt.Sprintf("error: error parsing %s: %s", filename, ch.err)})
 			continue
 		}
-		ds, dg := decodeDocument(filename, ch)
+		ds, dg := decodeDocument(filename, ch, opts)
 		diags = append(diags, dg...)
 		docs = append(docs, ds...)
 	}
@@ -145,6 +186,7 @@ type decoder struct {
 	badReq    bool // a BadRequest (decode) line was already printed for this object
 	tooDeep   bool
 	structure map[string]bool // paths known to hold a mapping in the source
+	opts      DecodeOptions
 }
 
 func (d *decoder) at(n *yaml.Node) (int, int) {
@@ -355,12 +397,20 @@ func (d *decoder) badRequest(n *yaml.Node, path, msg, hint string) {
 func (d *decoder) addBadRequest(diag Diagnostic) {
 	if !d.badReq {
 		d.badReq = true
-		diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
-			d.file, d.kind, d.version, d.kind, diag.Message)
+		diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s in version %q cannot be handled as a %s: %s",
+			d.verb(), d.file, d.kind, d.version, d.kind, diag.Message)
 	} else {
 		diag.silent = true
 	}
 	d.diags = append(d.diags, diag)
+}
+
+// verb is the AddSourceToErr verb of the decode error lines.
+func (d *decoder) verb() string {
+	if d.opts.Verb == "" {
+		return "creating"
+	}
+	return d.opts.Verb
 }
 
 func typeHint(n *yaml.Node, jt, goType string) string {
@@ -693,4 +743,21 @@ func (d *decoder) intOrString(n *yaml.Node, path, owner string) *api.IntOrString
 	}
 	d.typeErr(n, path, owner, "intstr.IntOrString")
 	return nil
+}
+
+// Raw returns a copy of the document as written, in generic JSON values
+// (map[string]any, []any, string, int64, float64, bool, nil): what kubectl
+// sends as the modified configuration.
+func (d Document) Raw() any { return deepCopy(d.raw) }
+
+// LastAppliedConfiguration is the kubectl.kubernetes.io/last-applied-configuration
+// value kubectl apply writes for the document (the manifest as JSON, with
+// the namespace kubectl filled in, and a trailing newline).
+func (d Document) LastAppliedConfiguration() string {
+	namespaced := true
+	switch d.Object.(type) {
+	case *api.Node, *api.Namespace:
+		namespaced = false
+	}
+	return lastApplied(&d, namespaced)
 }

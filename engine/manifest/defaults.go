@@ -36,6 +36,8 @@ func SetDefaults(obj any) {
 	case *api.Namespace:
 		// cluster-scoped: the API server clears metadata.namespace (BeforeCreate)
 		o.Namespace = ""
+	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+		setDefaultsConfigObject(o)
 	case *api.Node:
 		o.Namespace = ""
 		// SetDefaults_NodeStatus: allocatable defaults to capacity.

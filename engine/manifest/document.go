@@ -24,17 +24,18 @@ var removedVersions = map[string]string{
 }
 
 // simulated maps a kind to its one served apiVersion.
-var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "v1", "Namespace": "v1"}
+var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "v1", "Namespace": "v1",
+	"ServiceAccount": "v1", "ConfigMap": "v1", "Secret": "v1"}
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // decodeDocument decodes one `---`-separated document: one object, or the
 // items of a v1 List.
-func decodeDocument(file string, ch chunk) (docs []Document, diags []Diagnostic) {
+func decodeDocument(file string, ch chunk, opts DecodeOptions) (docs []Document, diags []Diagnostic) {
 	if strings.TrimSpace(stripComments(ch.text)) == "" {
 		return nil, nil
 	}
-	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}}
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
 	var root yaml.Node
 	err := func() (err error) {
 		defer func() {
@@ -62,7 +63,7 @@ func decodeDocument(file string, ch chunk) (docs []Document, diags []Diagnostic)
 		// objects): kubectl's resource builder flattens it into its items
 		// (FlattenListVisitor, meta.ExtractList), applied in order.
 		for _, it := range items {
-			doc, ds := decodeObject(file, ch, it)
+			doc, ds := decodeObject(file, ch, it, opts)
 			diags = append(diags, ds...)
 			if doc != nil {
 				docs = append(docs, *doc)
@@ -70,7 +71,7 @@ func decodeDocument(file string, ch chunk) (docs []Document, diags []Diagnostic)
 		}
 		return docs, diags
 	}
-	doc, ds := decodeObject(file, ch, top)
+	doc, ds := decodeObject(file, ch, top, opts)
 	if doc == nil {
 		return nil, ds
 	}
@@ -119,8 +120,8 @@ func listItems(top *yaml.Node) (items []*yaml.Node, ok bool) {
 
 // decodeObject decodes one object's mapping (a document, or an item of a
 // List) of chunk ch.
-func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags []Diagnostic) {
-	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}}
+func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (doc *Document, diags []Diagnostic) {
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
 	top = d.resolve(top)
 	if top == nil {
 		return nil, d.diags
@@ -235,8 +236,13 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 			"status": func(v *yaml.Node) { d.nodeStatus(v, "status", &node.Status) },
 		})
 		obj, meta = node, &node.ObjectMeta
+	default: // ServiceAccount, ConfigMap, Secret: configobjects.go
+		obj, meta, _ = d.decodeConfigObject(kind, apiVersion, top)
 	}
 	d.strict(ch, top, apiVersion)
+	if len(d.extra) == 0 {
+		clearExtra(obj) // every kept field was an unknown one, dropped
+	}
 	if len(d.diags) > 0 {
 		sortDiagnostics(d.diags)
 		return nil, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
@@ -250,6 +256,27 @@ func decodeObject(file string, ch chunk, top *yaml.Node) (doc *Document, diags [
 		return nil, append(vd, lineHints(file, ch, kind, true)...)
 	}
 	return d.doc, nil
+}
+
+// clearExtra resets an object's Extra to nil (an empty Unmodeled left by
+// DecodeWith dropping unknown fields reads as "no unmodeled fields").
+func clearExtra(obj any) {
+	switch o := obj.(type) {
+	case *api.DaemonSet:
+		o.Extra = nil
+	case *api.Pod:
+		o.Extra = nil
+	case *api.Node:
+		o.Extra = nil
+	case *api.Namespace:
+		o.Extra = nil
+	case *api.ServiceAccount:
+		o.Extra = nil
+	case *api.ConfigMap:
+		o.Extra = nil
+	case *api.Secret:
+		o.Extra = nil
+	}
 }
 
 // object decodes the top-level mapping: apiVersion and kind (already read),

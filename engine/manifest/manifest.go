@@ -32,7 +32,8 @@ const MaxInputBytes = 1 << 20
 
 // Document is one YAML document of a manifest file.
 type Document struct {
-	// Object is *api.DaemonSet, *api.Node, *api.Pod or *api.Namespace for
+	// Object is *api.DaemonSet, *api.Node, *api.Pod, *api.Namespace,
+	// *api.ServiceAccount, *api.ConfigMap or *api.Secret for
 	// simulated kinds, nil for skipped kinds.
 	Object any
 	// APIVersion and Kind are as written (after `---` splitting).
@@ -43,8 +44,11 @@ type Document struct {
 	// Line is the 1-based line of the document's first node in the file.
 	Line int
 	// Skipped is true for kinds the engine does not simulate
-	// (ServiceAccount, ConfigMap, ClusterRole, Deployment ...).
+	// (ClusterRole, Deployment, Service ...).
 	Skipped bool
+	// UnknownFields are the fields DecodeWith dropped in Warn mode, as
+	// the server's warnings name them ("spec.foo"), in the server's order.
+	UnknownFields []string
 
 	file string
 	// pos maps a field path ("spec.template.metadata.labels") to the

@@ -460,13 +460,13 @@ func TestUnmodeledKept(t *testing.T) {
 
 // TestMultiDocument checks document splitting, skipped kinds and empty documents.
 func TestMultiDocument(t *testing.T) {
-	text := "---\n# a comment only\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fluentd\n  namespace: kube-system\n---\n" +
+	text := "---\n# a comment only\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: fluentd\n  namespace: kube-system\n---\n" +
 		minimalDS + "--- # trailing comment\n\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n"
 	docs := mustDecode(t, text)
 	if len(docs) != 3 {
 		t.Fatalf("%d documents, want 3", len(docs))
 	}
-	if !docs[0].Skipped || docs[0].Kind != "ServiceAccount" || docs[0].Name != "fluentd" || docs[0].Namespace != "kube-system" || docs[0].Object != nil || docs[0].Line != 4 {
+	if !docs[0].Skipped || docs[0].Kind != "Service" || docs[0].Name != "fluentd" || docs[0].Namespace != "kube-system" || docs[0].Object != nil || docs[0].Line != 4 {
 		t.Errorf("skipped doc %+v", docs[0])
 	}
 	if docs[1].Kind != "DaemonSet" || docs[1].Line != 10 || docs[1].Namespace != "default" {

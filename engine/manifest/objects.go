@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -74,13 +76,19 @@ func (d *decoder) ownerReference(n *yaml.Node, path string) api.OwnerReference {
 }
 
 func (d *decoder) labelSelector(n *yaml.Node, path string) *api.LabelSelector {
+	return d.labelSelectorIn(n, path, "DaemonSetSpec")
+}
+
+// labelSelectorIn decodes a metav1.LabelSelector held by a field of parent
+// (the Go struct named in type errors); null is nil.
+func (d *decoder) labelSelectorIn(n *yaml.Node, path, parent string) *api.LabelSelector {
 	const owner = "LabelSelector"
 	d.record(path, n)
 	if n.Kind == yaml.ScalarNode && scalarKind(n) == "null" {
 		return nil
 	}
 	s := &api.LabelSelector{}
-	ok := d.mapping(n, path, "DaemonSetSpec", "v1.LabelSelector", func(k string, v *yaml.Node, p string) bool {
+	ok := d.mapping(n, path, parent, "v1.LabelSelector", func(k string, v *yaml.Node, p string) bool {
 		switch k {
 		case "matchLabels":
 			s.MatchLabels = d.stringMap(v, p, owner)
@@ -233,6 +241,10 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 			d.list(v, p, owner, "[]v1.Toleration", func(i int, n *yaml.Node, ip string) {
 				s.Tolerations = append(s.Tolerations, d.toleration(n, ip))
 			})
+		case "topologySpreadConstraints":
+			d.list(v, p, owner, "[]v1.TopologySpreadConstraint", func(i int, n *yaml.Node, ip string) {
+				s.TopologySpreadConstraints = append(s.TopologySpreadConstraints, d.topologySpreadConstraint(n, ip))
+			})
 		case "priorityClassName":
 			s.PriorityClassName = d.str(v, p, owner)
 		case "priority":
@@ -246,6 +258,12 @@ func (d *decoder) podSpec(n *yaml.Node, path string, s *api.PodSpec) {
 		}
 		return true
 	})
+	// Convert_v1_PodSpec_To_core_PodSpec: the deprecated serviceAccount
+	// names the account when serviceAccountName does not (old manifests
+	// write only serviceAccount: fluentd).
+	if sa, ok := d.extra[path]["serviceAccount"].(string); ok && s.ServiceAccountName == "" {
+		s.ServiceAccountName = sa
+	}
 }
 
 func (d *decoder) toleration(n *yaml.Node, path string) api.Toleration {
@@ -422,9 +440,23 @@ func (d *decoder) affinity(n *yaml.Node, path string) *api.Affinity {
 		case "nodeAffinity":
 			a.NodeAffinity = d.nodeAffinity(v, p)
 		case "podAffinity":
-			a.PodAffinity = d.anyMap(v, p, "Affinity")
+			d.record(p, v)
+			if v.Kind == yaml.ScalarNode && scalarKind(v) == "null" {
+				break
+			}
+			pa := &api.PodAffinity{}
+			if d.podAffinityTerms(v, p, "v1.PodAffinity", &pa.RequiredDuringSchedulingIgnoredDuringExecution, &pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+				a.PodAffinity = pa
+			}
 		case "podAntiAffinity":
-			a.PodAntiAffinity = d.anyMap(v, p, "Affinity")
+			d.record(p, v)
+			if v.Kind == yaml.ScalarNode && scalarKind(v) == "null" {
+				break
+			}
+			pa := &api.PodAntiAffinity{}
+			if d.podAffinityTerms(v, p, "v1.PodAntiAffinity", &pa.RequiredDuringSchedulingIgnoredDuringExecution, &pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+				a.PodAntiAffinity = pa
+			}
 		default:
 			return false
 		}
@@ -592,4 +624,102 @@ func (d *decoder) namespaceSpec(n *yaml.Node, path string, s *api.NamespaceSpec)
 		}
 		return true
 	})
+}
+
+// podAffinityTerms decodes the body of a v1.PodAffinity or
+// v1.PodAntiAffinity (goType) into its required and preferred terms. It
+// returns false when n is not a mapping (the type error is recorded).
+func (d *decoder) podAffinityTerms(n *yaml.Node, path, goType string, required *[]api.PodAffinityTerm, preferred *[]api.WeightedPodAffinityTerm) bool {
+	owner := strings.TrimPrefix(goType, "v1.")
+	return d.mapping(n, path, "Affinity", goType, func(k string, v *yaml.Node, p string) bool {
+		switch k {
+		case "requiredDuringSchedulingIgnoredDuringExecution":
+			d.list(v, p, owner, "[]v1.PodAffinityTerm", func(i int, n *yaml.Node, ip string) {
+				*required = append(*required, d.podAffinityTerm(n, ip, owner))
+			})
+		case "preferredDuringSchedulingIgnoredDuringExecution":
+			d.list(v, p, owner, "[]v1.WeightedPodAffinityTerm", func(i int, n *yaml.Node, ip string) {
+				var w api.WeightedPodAffinityTerm
+				d.mapping(n, ip, owner, "v1.WeightedPodAffinityTerm", func(wk string, wv *yaml.Node, wp string) bool {
+					switch wk {
+					case "weight":
+						w.Weight = d.int32v(wv, wp, "WeightedPodAffinityTerm")
+					case "podAffinityTerm":
+						w.PodAffinityTerm = d.podAffinityTerm(wv, wp, "WeightedPodAffinityTerm")
+					default:
+						return false
+					}
+					return true
+				})
+				*preferred = append(*preferred, w)
+			})
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// podAffinityTerm decodes one v1.PodAffinityTerm held by parent.
+func (d *decoder) podAffinityTerm(n *yaml.Node, path, parent string) api.PodAffinityTerm {
+	const owner = "PodAffinityTerm"
+	var t api.PodAffinityTerm
+	d.mapping(n, path, parent, "v1.PodAffinityTerm", func(k string, v *yaml.Node, p string) bool {
+		switch k {
+		case "labelSelector":
+			t.LabelSelector = d.labelSelectorIn(v, p, owner)
+		case "namespaces":
+			t.Namespaces = d.strings(v, p, owner)
+		case "topologyKey":
+			t.TopologyKey = d.str(v, p, owner)
+		case "namespaceSelector":
+			t.NamespaceSelector = d.labelSelectorIn(v, p, owner)
+		case "matchLabelKeys":
+			t.MatchLabelKeys = d.strings(v, p, owner)
+		case "mismatchLabelKeys":
+			t.MismatchLabelKeys = d.strings(v, p, owner)
+		default:
+			return false
+		}
+		return true
+	})
+	return t
+}
+
+// topologySpreadConstraint decodes one v1.TopologySpreadConstraint.
+func (d *decoder) topologySpreadConstraint(n *yaml.Node, path string) api.TopologySpreadConstraint {
+	const owner = "TopologySpreadConstraint"
+	var c api.TopologySpreadConstraint
+	d.mapping(n, path, "PodSpec", "v1.TopologySpreadConstraint", func(k string, v *yaml.Node, p string) bool {
+		switch k {
+		case "maxSkew":
+			c.MaxSkew = d.int32v(v, p, owner)
+		case "topologyKey":
+			c.TopologyKey = d.str(v, p, owner)
+		case "whenUnsatisfiable":
+			c.WhenUnsatisfiable = d.str(v, p, owner)
+		case "labelSelector":
+			c.LabelSelector = d.labelSelectorIn(v, p, owner)
+		case "minDomains":
+			c.MinDomains = d.int32p(v, p, owner)
+		case "nodeAffinityPolicy":
+			d.record(p, v)
+			if !(v.Kind == yaml.ScalarNode && scalarKind(v) == "null") {
+				s := d.str(v, p, owner)
+				c.NodeAffinityPolicy = &s
+			}
+		case "nodeTaintsPolicy":
+			d.record(p, v)
+			if !(v.Kind == yaml.ScalarNode && scalarKind(v) == "null") {
+				s := d.str(v, p, owner)
+				c.NodeTaintsPolicy = &s
+			}
+		case "matchLabelKeys":
+			c.MatchLabelKeys = d.strings(v, p, owner)
+		default:
+			return false
+		}
+		return true
+	})
+	return c
 }

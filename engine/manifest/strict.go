@@ -35,9 +35,12 @@ import (
 
 // unknownField is one key of a mapping that its type does not have.
 type unknownField struct {
-	path string     // JSON path as the server prints it: spec.template.spec.containers[0].imagePullPolic
-	key  *yaml.Node // the key, for line:column
-	hint string
+	path string // JSON path as the server prints it: spec.template.spec.containers[0].imagePullPolic
+	// parent is the path of the mapping holding the key ("" at the top),
+	// as the field decoders key Extra
+	parent string
+	key    *yaml.Node // the key, for line:column
+	hint   string
 }
 
 // strictWalker checks a document against the schema.
@@ -85,6 +88,17 @@ func (d *decoder) strict(ch chunk, top *yaml.Node, apiVersion string) {
 	if len(w.unknown) == 0 {
 		return
 	}
+	if d.opts.FieldValidation == FieldValidationWarn || d.opts.FieldValidation == FieldValidationIgnore {
+		// the server drops unknown fields (the decoder never sets them);
+		// Warn names each in a warning header
+		for _, u := range w.unknown {
+			d.dropUnknown(u)
+			if d.opts.FieldValidation == FieldValidationWarn {
+				d.doc.UnknownFields = append(d.doc.UnknownFields, u.path)
+			}
+		}
+		return
+	}
 	parts := make([]string, len(w.unknown))
 	for i, u := range w.unknown {
 		parts[i] = fmt.Sprintf("unknown field %q", u.path)
@@ -97,12 +111,25 @@ func (d *decoder) strict(ch chunk, top *yaml.Node, apiVersion string) {
 			Message: fmt.Sprintf("strict decoding error: unknown field %q", u.path), Hint: u.hint}
 		if i == 0 && !typeErrored {
 			d.badReq = true
-			diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s in version %q cannot be handled as a %s: %s",
-				d.file, d.kind, d.version, d.kind, all)
+			diag.kubectl = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s in version %q cannot be handled as a %s: %s",
+				d.verb(), d.file, d.kind, d.version, d.kind, all)
 		} else {
 			diag.silent = true
 		}
 		d.diags = append(d.diags, diag)
+	}
+}
+
+// dropUnknown removes an unknown field the field decoders kept in Extra
+// (Warn and Ignore modes: the server's decoder never sets it).
+func (d *decoder) dropUnknown(u unknownField) {
+	m := d.extra[u.parent]
+	if m == nil {
+		return
+	}
+	delete(m, u.key.Value)
+	if len(m) == 0 {
+		delete(d.extra, u.parent)
 	}
 }
 
@@ -134,7 +161,7 @@ func (w *strictWalker) walk(n *yaml.Node, path string, t *apischema.Type, parent
 			p := join(path, key.Value)
 			f, ok := t.Field(key.Value)
 			if !ok {
-				w.unknown = append(w.unknown, unknownField{path: p, key: key, hint: w.hint(key, path, t, parent)})
+				w.unknown = append(w.unknown, unknownField{path: p, parent: path, key: key, hint: w.hint(key, path, t, parent)})
 				continue
 			}
 			w.walk(v, p, f.Type, t, t.Name)

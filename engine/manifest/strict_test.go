@@ -227,7 +227,8 @@ spec:
 `
 	docs := mustDecode(t, text)
 	ds := docs[0].Object.(*api.DaemonSet)
-	if ds.Extra["spec.template.spec"]["topologySpreadConstraints"] == nil {
-		t.Errorf("topologySpreadConstraints not kept in Extra: %v", ds.Extra)
+	// topologySpreadConstraints is modelled (the scheduler's PodTopologySpread filter).
+	if tsc := ds.Spec.Template.Spec.TopologySpreadConstraints; len(tsc) != 1 || tsc[0].TopologyKey != "kubernetes.io/hostname" || tsc[0].WhenUnsatisfiable != "ScheduleAnyway" {
+		t.Errorf("topologySpreadConstraints not decoded: %+v (Extra %v)", tsc, ds.Extra)
 	}
 }

@@ -157,7 +157,27 @@ func (l *errList) validateLabelsAt(m map[string]string, path, posPath string) {
 	}
 }
 
-// validateAnnotations mirrors ValidateAnnotations (keys only; the size limit is not simulated).
+// TotalAnnotationSizeLimitB is the most bytes an object's annotations may
+// hold, keys and values summed (apimachinery api/validation
+// TotalAnnotationSizeLimitB, 256 KiB).
+const TotalAnnotationSizeLimitB = 256 * (1 << 10)
+
+// AnnotationsTooLong mirrors ValidateAnnotationsSize: whether the keys and
+// values of m sum to more than TotalAnnotationSizeLimitB bytes.
+func AnnotationsTooLong(m map[string]string) bool {
+	total := 0
+	for k, v := range m {
+		total += len(k) + len(v)
+	}
+	return total > TotalAnnotationSizeLimitB
+}
+
+// AnnotationsTooLongCause is the field error of AnnotationsTooLong as
+// kubectl prints the Invalid cause (field.TooLong).
+var AnnotationsTooLongCause = fmt.Sprintf("metadata.annotations: Too long: may not be more than %d bytes", TotalAnnotationSizeLimitB)
+
+// validateAnnotations mirrors ValidateAnnotations: every key a qualified
+// name (case-insensitive), then the total size (ValidateAnnotationsSize).
 func (l *errList) validateAnnotations(m map[string]string, path string) {
 	l.validateAnnotationsAt(m, path, path)
 }
@@ -170,6 +190,10 @@ func (l *errList) validateAnnotationsAt(m map[string]string, path, posPath strin
 			l.invalid(path, k, msg)
 			l.at(join(posPath, k) + "#key")
 		}
+	}
+	if AnnotationsTooLong(m) {
+		*l = append(*l, fieldErr{path: path, body: fmt.Sprintf("Too long: may not be more than %d bytes", TotalAnnotationSizeLimitB)})
+		l.at(posPath)
 	}
 }
 
@@ -443,7 +467,8 @@ func (l *errList) validateVolumes(vs []api.Volume, path string) map[string]bool 
 // nodeName, activeDeadlineSeconds, tolerations, priorityClassName (then,
 // for a Pod, validateContainersOnlyForPod). Of the fields the engine keeps
 // as written, dnsConfig, lifecycle hooks and startupProbe are checked;
-// securityContext, hostname, topologySpreadConstraints ... are not.
+// securityContext, hostname ... are not; pod (anti-)affinity and
+// topologySpreadConstraints are (validate_affinity.go).
 func (l *errList) validatePodSpec(s *api.PodSpec, path string, opts podOpts) {
 	vols := l.validateVolumes(s.Volumes, join(path, "volumes"))
 	l.validateContainers(s.Containers, vols, join(path, "containers"), opts)
@@ -477,6 +502,7 @@ func (l *errList) validatePodSpec(s *api.PodSpec, path string, opts podOpts) {
 	if s.Affinity != nil && s.Affinity.NodeAffinity != nil {
 		l.validateNodeAffinity(s.Affinity.NodeAffinity, join(join(path, "affinity"), "nodeAffinity"))
 	}
+	l.validatePodAffinities(s.Affinity, join(path, "affinity")) // validate_affinity.go
 	// validatePodDNSConfig: dnsPolicy None takes its servers from dnsConfig
 	if s.DNSPolicy == "None" {
 		dc, _ := opts.kept(path, "dnsConfig").(map[string]any)
@@ -487,6 +513,7 @@ func (l *errList) validatePodSpec(s *api.PodSpec, path string, opts podOpts) {
 			l.required(join(join(path, "dnsConfig"), "nameservers"), "must provide at least one DNS nameserver when `dnsPolicy` is None")
 		}
 	}
+	l.validateTopologySpreadConstraints(s.TopologySpreadConstraints, join(path, "topologySpreadConstraints")) // validate_affinity.go
 	if s.ServiceAccountName != "" {
 		for _, msg := range api.IsDNS1123Subdomain(s.ServiceAccountName) {
 			l.invalid(join(path, "serviceAccountName"), s.ServiceAccountName, msg)
@@ -1318,6 +1345,19 @@ func validateDaemonSet(ds *api.DaemonSet) errList {
 	return l
 }
 
+// updateStrategyHint is the learner's hint for an unsupported
+// spec.updateStrategy.type t: values are case-sensitive, so a value that
+// matches a supported one ignoring case ("Ondelete", "rollingupdate") gets
+// "did you mean OnDelete?"; anything else lists the two types.
+func updateStrategyHint(t string) string {
+	for _, s := range []string{api.RollingUpdateDaemonSetStrategyType, api.OnDeleteDaemonSetStrategyType} {
+		if strings.EqualFold(strings.TrimSpace(t), s) {
+			return "did you mean " + s + "? updateStrategy.type is case-sensitive: RollingUpdate (the default) or OnDelete"
+		}
+	}
+	return "updateStrategy.type is RollingUpdate (the default) or OnDelete; Recreate is a Deployment strategy"
+}
+
 // rollingUpdateInternal is apps.RollingUpdateDaemonSet, the internal type
 // field.NotSupported renders (no JSON tags, IntOrString values: an unset
 // field is 0).
@@ -1339,7 +1379,7 @@ func (l *errList) validateUpdateStrategy(s *api.DaemonSetUpdateStrategy, path st
 			v.RollingUpdate = &rollingUpdateInternal{intOrStringJSON(s.RollingUpdate.MaxUnavailable), intOrStringJSON(s.RollingUpdate.MaxSurge)}
 		}
 		l.notSupported(path, v, api.RollingUpdateDaemonSetStrategyType, api.OnDeleteDaemonSetStrategyType)
-		l.withHint("updateStrategy.type is RollingUpdate (the default) or OnDelete; Recreate is a Deployment strategy")
+		l.withHint(updateStrategyHint(s.Type))
 		return
 	}
 	ru := s.RollingUpdate
@@ -1522,7 +1562,10 @@ func (doc *Document) validate() []Diagnostic {
 	case *api.Namespace:
 		l, kind, name = validateNamespace(o), "Namespace", o.Name
 	default:
-		return nil
+		var ok bool
+		if l, kind, name, ok = validateConfigObject(o); !ok {
+			return nil
+		}
 	}
 	return doc.diagnostics(l, kind, name)
 }

@@ -76,10 +76,7 @@ func resolvePod(sim *engine.Simulation, ref string) (*api.Pod, error) {
 }
 
 // podPhase runs `pod fail REF` (engine.Simulation.FailPod) or
-// `pod succeed REF`: the pod's containers exit 0 and the pod becomes
-// Succeeded, as test/integration/daemonset
-// TestSimpleDaemonSetRestartsPodsOnTerminalPhase sets it through the status
-// API (the kubelet would restart a restartPolicy Always container instead).
+// `pod succeed REF` (engine.Simulation.SucceedPod) on the pod REF names.
 func podPhase(sim *engine.Simulation, verb, ref string) error {
 	p, err := resolvePod(sim, ref)
 	if err != nil {
@@ -88,35 +85,7 @@ func podPhase(sim *engine.Simulation, verb, ref string) error {
 	if verb == "fail" {
 		return sim.FailPod(p.Namespace, p.Name)
 	}
-	if p.IsTerminal() {
-		return fmt.Errorf("pod %q is already %s", p.Name, p.Status.Phase)
-	}
-	c := sim.Cluster
-	now := c.Now()
-	p.Status.Phase = api.PodSucceeded
-	for i := range p.Status.ContainerStatuses {
-		cs := &p.Status.ContainerStatuses[i]
-		started := now
-		if cs.State.Running != nil {
-			started = cs.State.Running.StartedAt
-		}
-		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0, Reason: "Completed", StartedAt: started, FinishedAt: now}}
-		cs.Ready = false
-		cs.Started = api.BoolPtr(false)
-	}
-	for i := range p.Status.Conditions {
-		cd := &p.Status.Conditions[i]
-		if (cd.Type == api.PodReady || cd.Type == api.ContainersReady) && cd.Status != api.ConditionFalse {
-			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, "PodCompleted", now
-		}
-	}
-	if err := c.UpdatePod(p); err != nil {
-		return err
-	}
-	c.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "SucceedPod", Object: "Pod/" + p.Namespace + "/" + p.Name, Node: p.Spec.NodeName,
-		Action: "succeed", Reason: "the pod's containers exited 0: phase Succeeded"})
-	sim.Settle()
-	return nil
+	return sim.SucceedPod(p.Namespace, p.Name)
 }
 
 // decisionFilter selects decisions by component, action and upstream

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 // watchEditScenario drives `kubectl get -w` through advance, wait and node
 // steps, and `kubectl edit` through every kind of editor step.
-const watchEditScenario = `kubectl apply -f agent.yaml
+var watchEditScenario = `kubectl apply -f agent.yaml
 kubectl get pods -w
 advance 10s
 stdout '^agent-\w{5}\s+1/1\s+Running'
@@ -42,21 +44,7 @@ metadata:
   labels:
     disk: ssd
 -- agent.yaml --
-apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      containers:
-      - name: agent
-        image: busybox:1.36
-`
+` + enginetest.DaemonSetYAML("", "agent", "busybox:1.36")
 
 func TestWatchAndEditSteps(t *testing.T) {
 	sc, err := Parse("watch-edit.txtar", []byte(watchEditScenario))

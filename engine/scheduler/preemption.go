@@ -126,8 +126,8 @@ func (s *Scheduler) waitingForVictims(p *api.Pod) bool {
 
 // selectVictimsOnNode mirrors DefaultPreemption.SelectVictimsOnNode: every
 // pod on node n of lower priority than p is removed; if p still does not fit
-// (NodePorts, NodeResourcesFit with nominated pods) that status is the
-// node's; otherwise the removed pods are reprieved one by one from the most
+// (NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity with
+// nominated pods: prefilter.go dynamicFilter) that status is the node's; otherwise the removed pods are reprieved one by one from the most
 // important (MoreImportantPod: higher priority, then earlier start), and
 // those without which p no longer fits are the victims. With no
 // lower-priority pod at all the status is UnschedulableAndUnresolvable
@@ -146,14 +146,14 @@ func (s *Scheduler) selectVictimsOnNode(cy *cycle, p *api.Pod, n *api.Node, cpu,
 	for _, q := range potential {
 		ni.remove(q)
 	}
-	if st := fitFilter(cy.withNominated(ni, p), cpu, mem, ports); st.reasons != nil {
+	if st := cy.dynamicFilter(p, ni, cpu, mem, ports); st.reasons != nil {
 		return nil, st
 	}
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportantPod(potential[i], potential[j]) })
 	var victims []*api.Pod
 	for _, q := range potential {
 		ni.add(q)
-		if st := fitFilter(cy.withNominated(ni, p), cpu, mem, ports); st.reasons != nil {
+		if st := cy.dynamicFilter(p, ni, cpu, mem, ports); st.reasons != nil {
 			ni.remove(q)
 			victims = append(victims, q)
 		}
@@ -250,7 +250,7 @@ func (s *Scheduler) prepareCandidate(cy *cycle, p *api.Pod, best candidate) {
 			if sched == "" {
 				sched = api.DefaultSchedulerName
 			}
-			setCondition(v, ConditionDisruptionTarget, api.ConditionTrue, ReasonPreemptionByScheduler,
+			v.SetCondition(ConditionDisruptionTarget, api.ConditionTrue, ReasonPreemptionByScheduler,
 				sched+": preempting to accommodate a higher priority pod", now)
 			_ = c.UpdatePod(v)
 			_ = c.DeletePod(v.Namespace, v.Name, nil)
@@ -274,17 +274,9 @@ func (s *Scheduler) prepareCandidate(cy *cycle, p *api.Pod, best candidate) {
 }
 
 // invalidate drops the cached node info of node (its pods changed).
-func (cy *cycle) invalidate(node string) { delete(cy.infos, node) }
-
-// setCondition sets a pod condition as apipod.UpdatePodCondition does: the
-// transition time moves only when the status changes.
-func setCondition(p *api.Pod, typ, status, reason, msg string, now time.Time) {
-	if c := p.Condition(typ); c != nil {
-		if c.Status != status {
-			c.LastTransitionTime = now
-		}
-		c.Status, c.Reason, c.Message = status, reason, msg
-		return
+func (cy *cycle) invalidate(node string) {
+	delete(cy.infos, node)
+	if n := cy.s.c.Node(node); n != nil && cy.anti != nil {
+		cy.indexAnti(n)
 	}
-	p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now})
 }

@@ -2,8 +2,10 @@
 // pods whose spec.schedulerName is default-scheduler (or empty) to a node
 // that passes the filter plugins NodeUnschedulable, TaintToleration,
 // NodeAffinity (with the matchFields PreFilter that narrows a daemon pod to
-// its one node), NodePorts and NodeResourcesFit
-// (pkg/scheduler/framework/plugins). Among feasible nodes it picks the one
+// its one node), NodePorts, NodeResourcesFit, PodTopologySpread
+// (DoNotSchedule constraints, podtopologyspread.go) and InterPodAffinity
+// (required terms, interpodaffinity.go) (pkg/scheduler/framework/plugins).
+// Among feasible nodes it picks the one
 // with the fewest untolerated PreferNoSchedule taints, then the least
 // requested, then the name (a deterministic stand-in for scoring). A pod
 // that fits nowhere runs the DefaultPreemption PostFilter (preemption.go):
@@ -82,6 +84,11 @@ type cycle struct {
 	// nominated lists, per node name, the pending pods whose
 	// status.nominatedNodeName names it (the queue's nominator).
 	nominated map[string][]*api.Pod
+	// anti indexes, per node name, the pods with required pod
+	// anti-affinity (interpodaffinity.go antiAffinityPods); nil until used.
+	anti map[string][]*api.Pod
+	// ps is the PreFilter state of the pod being scheduled (prefilter.go).
+	ps *podFilterState
 }
 
 func (cy *cycle) info(n *api.Node) *nodeInfo {
@@ -317,7 +324,7 @@ func (s *Scheduler) schedulePod(cy *cycle, p *api.Pod) {
 
 	if len(feasible) == 0 {
 		fe := fitError{numAllNodes: len(cy.nodes), statuses: statuses, absent: absent, absentReason: ErrReasonPreFilterAffinity}
-		post := s.postFilter(cy, p, &fe, affinity, cpu, mem, ports)
+		post := s.runPostFilterPlugins(cy, p, &fe, affinity, cpu, mem, ports)
 		fe.postFilterMsg = post.msg
 		s.recordFailure(p, fe.Error(), post)
 		return
@@ -331,6 +338,7 @@ func (s *Scheduler) schedulePod(cy *cycle, p *api.Pod) {
 		}
 	}
 	s.bind(p, best)
+	cy.noteBound(p, best)
 }
 
 // usage is the NodeResourcesFit LeastAllocated view: the mean fraction
@@ -405,7 +413,7 @@ func (s *Scheduler) filter(cy *cycle, p *api.Pod, n *api.Node, affinity api.Requ
 	if st := staticFilter(p, n, affinity); st.reasons != nil {
 		return st
 	}
-	return fitFilter(cy.withNominated(cy.info(n), p), cpu, mem, ports)
+	return cy.dynamicFilter(p, cy.info(n), cpu, mem, ports)
 }
 
 // staticFilter runs the plugins whose verdict no pod removal can change

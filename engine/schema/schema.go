@@ -1,5 +1,6 @@
 // Package schema is the API schema of the kinds the playground knows (apps/v1
-// DaemonSet and ControllerRevision; v1 Pod, Node, Namespace, Event, List;
+// DaemonSet and ControllerRevision; v1 Pod, Node, Namespace, ServiceAccount,
+// ConfigMap, Secret, Event, List;
 // scheduling.k8s.io/v1 PriorityClass), derived from the upstream Go API types
 // of k8s.io/api v0.37.2 by the generator in internal/gen (`go generate
 // ./engine/schema`) and embedded as a compressed blob (schema.bin), decoded
@@ -25,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/dsplayground/dsplay/engine/schema/internal/wire"
 )
 
 //go:embed schema.bin
@@ -197,39 +200,6 @@ func (t *Type) Object() *Type {
 
 // ---- loading ----
 
-// wire is the JSON form of the blob: types by index, kinds naming them.
-type wire struct {
-	Types []wireType `json:"t"`
-	Kinds []wireKind `json:"k"`
-}
-
-type wireType struct {
-	Name   string      `json:"n,omitempty"` // explain name of an object, special or scalar type
-	Kind   string      `json:"k"`
-	Go     string      `json:"g"`
-	Doc    string      `json:"d,omitempty"`
-	Elem   int         `json:"e,omitempty"` // index+1 of the item/value type
-	Fields []wireField `json:"f,omitempty"`
-	Enum   []string    `json:"v,omitempty"`
-}
-
-type wireField struct {
-	Name     string `json:"n"`
-	Type     int    `json:"t"`
-	Doc      string `json:"d,omitempty"`
-	Required bool   `json:"r,omitempty"`
-	Strategy string `json:"s,omitempty"`
-	MergeKey string `json:"m,omitempty"`
-}
-
-type wireKind struct {
-	Group    string `json:"g,omitempty"`
-	Version  string `json:"v"`
-	Kind     string `json:"k"`
-	Resource string `json:"r,omitempty"`
-	Type     int    `json:"t"`
-}
-
 func load() {
 	loadOnce.Do(func() {
 		kinds, loadErr = decode(blob)
@@ -249,7 +219,7 @@ func decode(b []byte) ([]*Kind, error) {
 	if err != nil {
 		return nil, err
 	}
-	var w wire
+	var w wire.Blob
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
 	}

@@ -53,8 +53,8 @@ func TestFieldAtErrors(t *testing.T) {
 	if _, err := FieldAt("apps/v1beta2", "DaemonSet", []string{"spec"}); err == nil {
 		t.Error("unknown version accepted")
 	}
-	if _, ok := Lookup("v1", "ConfigMap"); ok {
-		t.Error("ConfigMap is not in the schema")
+	if _, ok := Lookup("v1", "Service"); ok {
+		t.Error("Service is not in the schema")
 	}
 }
 
@@ -87,7 +87,7 @@ func TestKinds(t *testing.T) {
 	for _, k := range Kinds() {
 		got = append(got, k.APIVersion()+" "+k.Kind+" "+k.Resource)
 	}
-	want := "v1 Event events|v1 List |v1 Namespace namespaces|v1 Node nodes|v1 Pod pods|apps/v1 ControllerRevision controllerrevisions|apps/v1 DaemonSet daemonsets|scheduling.k8s.io/v1 PriorityClass priorityclasses"
+	want := "v1 ConfigMap configmaps|v1 Event events|v1 List |v1 Namespace namespaces|v1 Node nodes|v1 Pod pods|v1 Secret secrets|v1 ServiceAccount serviceaccounts|apps/v1 ControllerRevision controllerrevisions|apps/v1 DaemonSet daemonsets|scheduling.k8s.io/v1 PriorityClass priorityclasses"
 	if strings.Join(got, "|") != want {
 		t.Errorf("Kinds() = %s", strings.Join(got, "|"))
 	}

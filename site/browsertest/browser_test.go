@@ -15,8 +15,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dsplayground/dsplay/site"
@@ -633,14 +631,7 @@ func TestPanicIsRecovered(t *testing.T) {
 // The dark colour scheme: take a screenshot to look at.
 func TestDarkScheme(t *testing.T) {
 	p := open(t, "?paused")
-	if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-		})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
+	p.colorScheme("dark")
 	p.advance(2)
 	p.runKubectl("kubectl get pods -o wide")
 	bg := eval[string](p, `getComputedStyle(document.body).backgroundColor`)
@@ -687,6 +678,7 @@ spec:
       containers:
       - name: main
         image: busybox:1.36
+        command: ["sleep", "infinity"]
 `
 	if msg := eval[string](p, fmt.Sprintf("dsplay.apply(%q)", ssd)); msg != "" {
 		t.Fatalf("apply: %s", msg)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	cdpage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -473,14 +472,7 @@ func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(
 func TestConsolePhoneDark(t *testing.T) {
 	p := open(t, "?paused")
 	p.viewport(390, 844)
-	if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-		})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
+	p.colorScheme("dark")
 	p.advance(10)
 	p.runKubectl("kubectl get pods -o wide")
 	p.runKubectl("kubectl get ds nosuch")

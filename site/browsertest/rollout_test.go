@@ -1,15 +1,10 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 )
 
 // rolloutDoc is a DaemonSet "NAME" running IMAGE on every untainted node
@@ -288,14 +283,7 @@ func TestRolloutTiles(t *testing.T) {
 func TestRolloutColoursReadable(t *testing.T) {
 	p := open(t, "?paused")
 	for _, scheme := range []string{"light", "dark"} {
-		if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-			})
-			return err
-		})); err != nil {
-			t.Fatal(err)
-		}
+		p.colorScheme(scheme)
 		got := eval[[]string](p, `(function(){
 			const lum = (c) => {
 				const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);

@@ -1,10 +1,13 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -16,6 +19,20 @@ func (p *page) viewport(w, h int64) {
 	}
 	// two frames for the layout and the Go frame to follow
 	p.frames(2)
+}
+
+// colorScheme emulates the prefers-color-scheme media feature ("light" or
+// "dark") on the tab; it fails the test on a DevTools error.
+func (p *page) colorScheme(scheme string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	})); err != nil {
+		p.t.Fatal(err)
+	}
 }
 
 // frames waits for n animation frames.
@@ -64,6 +81,7 @@ spec:
       containers:
       - name: main
         image: busybox:1.36
+        command: ["sleep", "infinity"]
 %[3]s`, namespace, name, extra)
 }
 

@@ -131,6 +131,7 @@ spec:
       containers:
       - name: main
         image: busybox:1.36
+        command: ["sleep", "infinity"]
 `
 
 // Item 2: Apply takes the editor's text when it is clicked and lands before

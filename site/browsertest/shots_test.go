@@ -1,13 +1,10 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -23,14 +20,7 @@ func TestScreenshots(t *testing.T) {
 		for _, vp := range [][2]int64{{1440, 900}, {1280, 720}, {390, 844}} {
 			t.Run(fmt.Sprintf("%s-%dx%d", scheme, vp[0], vp[1]), func(t *testing.T) {
 				p := open(t, "?paused")
-				if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-					_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-					})
-					return err
-				})); err != nil {
-					t.Fatal(err)
-				}
+				p.colorScheme(scheme)
 				p.viewport(vp[0], vp[1])
 				p.advance(10)
 				p.runKubectl("kubectl get pods -o wide")

@@ -1,14 +1,10 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -116,10 +112,10 @@ func TestTimelineScrubAndBranch(t *testing.T) {
 		t.Errorf("clock %q while viewing step %d, want %q", clock, change-1, want)
 	}
 	// The decision log shows the past too: its newest entry is no later
-	// than the step (the times are under a minute here: "12.3s").
+	// than the step (the times are under a minute here: "12.3 s", as the clock).
 	newest := eval[string](p, `document.querySelector("#log li .t").textContent`)
 	var sec float64
-	if _, err := fmt.Sscanf(newest, "%gs", &sec); err != nil || sec > steps[change-1].At {
+	if _, err := fmt.Sscanf(newest, "%g s", &sec); err != nil || sec > steps[change-1].At {
 		t.Errorf("while viewing t=%v s the decision log's newest entry is at %q", steps[change-1].At, newest)
 	}
 	// A step of the rollout lists its decisions.
@@ -208,14 +204,7 @@ func focus(p *page, id string) error {
 // the slider keeps a usable size.
 func TestTimelinePhoneDark(t *testing.T) {
 	p := open(t, "?paused")
-	if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-		})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
+	p.colorScheme("dark")
 	p.viewport(390, 844)
 	p.advance(15)
 	if msg := eval[string](p, `dsplay.seekStep(1)`); msg != "" {

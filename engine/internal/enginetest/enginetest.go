@@ -1,6 +1,8 @@
 // Package enginetest holds fixtures that the engine packages' tests share.
 package enginetest
 
+import "strings"
+
 // DaemonSetYAML returns the smallest DaemonSet manifest: name, selected
 // and labelled app=name, with one container named name running image. The
 // namespace line is left out when namespace is empty.
@@ -21,5 +23,17 @@ metadata:
     spec:
       containers:
       - name: ` + name + `
-        image: ` + image + "\n"
+        image: ` + image + "\n" + command(image)
+}
+
+// command keeps a container of a shell-only base image running: busybox
+// or alpine with no command runs `sh`, which exits at once without a TTY
+// (the pod would crash-loop, as on a real node).
+func command(image string) string {
+	for _, base := range []string{"busybox", "alpine"} {
+		if image == base || strings.HasPrefix(image, base+":") {
+			return "        command: [\"sleep\", \"infinity\"]\n"
+		}
+	}
+	return ""
 }

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dsplayground/dsplay/engine/schema/internal/wire"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -45,7 +46,7 @@ type kind struct {
 }
 
 // roots are the kinds the manifest decoder accepts (engine/manifest:
-// DaemonSet, Node, Pod, Namespace, List) and those `kubectl explain` and
+// DaemonSet, Node, Pod, Namespace, ServiceAccount, ConfigMap, Secret, List) and those `kubectl explain` and
 // `kubectl get` name (ControllerRevision, Event, PriorityClass).
 var roots = []kind{
 	{"apps", "v1", "DaemonSet", "daemonsets", appsv1.DaemonSet{}},
@@ -54,41 +55,11 @@ var roots = []kind{
 	{"", "v1", "Node", "nodes", corev1.Node{}},
 	{"", "v1", "Namespace", "namespaces", corev1.Namespace{}},
 	{"", "v1", "Event", "events", corev1.Event{}},
+	{"", "v1", "ServiceAccount", "serviceaccounts", corev1.ServiceAccount{}},
+	{"", "v1", "ConfigMap", "configmaps", corev1.ConfigMap{}},
+	{"", "v1", "Secret", "secrets", corev1.Secret{}},
 	{"", "v1", "List", "", corev1.List{}},
 	{"scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", schedulingv1.PriorityClass{}},
-}
-
-// The JSON form of schema.bin; engine/schema decodes it (keep in step).
-type wire struct {
-	Types []wireType `json:"t"`
-	Kinds []wireKind `json:"k"`
-}
-
-type wireType struct {
-	Name   string      `json:"n,omitempty"`
-	Kind   string      `json:"k"`
-	Go     string      `json:"g"`
-	Doc    string      `json:"d,omitempty"`
-	Elem   int         `json:"e,omitempty"`
-	Fields []wireField `json:"f,omitempty"`
-	Enum   []string    `json:"v,omitempty"`
-}
-
-type wireField struct {
-	Name     string `json:"n"`
-	Type     int    `json:"t"`
-	Doc      string `json:"d,omitempty"`
-	Required bool   `json:"r,omitempty"`
-	Strategy string `json:"s,omitempty"`
-	MergeKey string `json:"m,omitempty"`
-}
-
-type wireKind struct {
-	Group    string `json:"g,omitempty"`
-	Version  string `json:"v"`
-	Kind     string `json:"k"`
-	Resource string `json:"r,omitempty"`
-	Type     int    `json:"t"`
 }
 
 var (
@@ -103,7 +74,7 @@ var (
 
 // builder assigns indexes to types as the walk meets them.
 type builder struct {
-	w       wire
+	w       wire.Blob
 	index   map[reflect.Type]int
 	markers markers
 }
@@ -151,7 +122,7 @@ func GenerateJSON() ([]byte, error) {
 	b := &builder{index: map[reflect.Type]int{}, markers: m}
 	for _, r := range roots {
 		t := b.typ(reflect.TypeOf(r.obj))
-		b.w.Kinds = append(b.w.Kinds, wireKind{Group: r.group, Version: r.version, Kind: r.kind, Resource: r.resource, Type: t})
+		b.w.Kinds = append(b.w.Kinds, wire.Kind{Group: r.group, Version: r.version, Kind: r.kind, Resource: r.resource, Type: t})
 	}
 	return json.Marshal(b.w)
 }
@@ -166,7 +137,7 @@ func (b *builder) typ(t reflect.Type) int {
 	}
 	i := len(b.w.Types)
 	b.index[t] = i
-	b.w.Types = append(b.w.Types, wireType{})
+	b.w.Types = append(b.w.Types, wire.Type{})
 	b.w.Types[i] = b.build(t)
 	return i
 }
@@ -176,41 +147,41 @@ func (b *builder) typ(t reflect.Type) int {
 // IntOrString are one-of types explain names by their type name; Time,
 // MicroTime and Duration are strings; RawExtension and FieldsV1 are
 // free-form objects.
-func (b *builder) build(t reflect.Type) wireType {
+func (b *builder) build(t reflect.Type) wire.Type {
 	goName := t.String()
 	switch t {
 	case quantityType:
-		return wireType{Name: "Quantity", Kind: "Quantity", Go: goName, Doc: b.markers.typeDoc(t)}
+		return wire.Type{Name: "Quantity", Kind: "Quantity", Go: goName, Doc: b.markers.typeDoc(t)}
 	case intOrStringType:
-		return wireType{Name: "IntOrString", Kind: "IntOrString", Go: goName, Doc: b.markers.typeDoc(t)}
+		return wire.Type{Name: "IntOrString", Kind: "IntOrString", Go: goName, Doc: b.markers.typeDoc(t)}
 	case timeType, microTimeType, durationType:
-		return wireType{Name: "string", Kind: "string", Go: goName, Doc: b.markers.typeDoc(t)}
+		return wire.Type{Name: "string", Kind: "string", Go: goName, Doc: b.markers.typeDoc(t)}
 	case rawExtType:
-		return wireType{Name: "RawExtension", Kind: "any", Go: goName, Doc: b.markers.typeDoc(t)}
+		return wire.Type{Name: "RawExtension", Kind: "any", Go: goName, Doc: b.markers.typeDoc(t)}
 	case fieldsV1Type:
-		return wireType{Name: "FieldsV1", Kind: "any", Go: goName, Doc: swaggerDoc(t)[""]}
+		return wire.Type{Name: "FieldsV1", Kind: "any", Go: goName, Doc: swaggerDoc(t)[""]}
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return wireType{Name: "string", Kind: "string", Go: goName, Enum: b.markers.enumValues(t)}
+		return wire.Type{Name: "string", Kind: "string", Go: goName, Enum: b.markers.enumValues(t)}
 	case reflect.Bool:
-		return wireType{Name: "boolean", Kind: "boolean", Go: goName}
+		return wire.Type{Name: "boolean", Kind: "boolean", Go: goName}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return wireType{Name: "integer", Kind: "integer", Go: goName}
+		return wire.Type{Name: "integer", Kind: "integer", Go: goName}
 	case reflect.Float32, reflect.Float64:
-		return wireType{Name: "number", Kind: "number", Go: goName}
+		return wire.Type{Name: "number", Kind: "number", Go: goName}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 { // []byte: a base64 string
-			return wireType{Name: "string", Kind: "string", Go: goName}
+			return wire.Type{Name: "string", Kind: "string", Go: goName}
 		}
-		return wireType{Kind: "array", Go: goName, Elem: b.typ(t.Elem()) + 1}
+		return wire.Type{Kind: "array", Go: goName, Elem: b.typ(t.Elem()) + 1}
 	case reflect.Map:
-		return wireType{Kind: "map", Go: goName, Elem: b.typ(t.Elem()) + 1}
+		return wire.Type{Kind: "map", Go: goName, Elem: b.typ(t.Elem()) + 1}
 	case reflect.Interface:
-		return wireType{Name: "Object", Kind: "any", Go: goName}
+		return wire.Type{Name: "Object", Kind: "any", Go: goName}
 	case reflect.Struct:
-		wt := wireType{Name: t.Name(), Kind: "object", Go: goName, Doc: swaggerDoc(t)[""]}
+		wt := wire.Type{Name: t.Name(), Kind: "object", Go: goName, Doc: swaggerDoc(t)[""]}
 		b.fields(t, &wt)
 		sort.Slice(wt.Fields, func(i, j int) bool { return wt.Fields[i].Name < wt.Fields[j].Name })
 		return wt
@@ -220,7 +191,7 @@ func (b *builder) build(t reflect.Type) wireType {
 
 // fields adds the JSON fields of struct t to wt, flattening inline
 // embedded structs (TypeMeta, ListMeta ...) as encoding/json does.
-func (b *builder) fields(t reflect.Type, wt *wireType) {
+func (b *builder) fields(t reflect.Type, wt *wire.Type) {
 	docs := swaggerDoc(t)
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
@@ -257,7 +228,7 @@ func (b *builder) fields(t reflect.Type, wt *wireType) {
 			doc += lines
 		}
 		required := (!omit && !mk.optional) || mk.required
-		wt.Fields = append(wt.Fields, wireField{
+		wt.Fields = append(wt.Fields, wire.Field{
 			Name:     name,
 			Type:     b.typ(sf.Type),
 			Doc:      doc,

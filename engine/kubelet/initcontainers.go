@@ -1,0 +1,176 @@
+package kubelet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// Init containers mirror kuberuntime_manager.go computePodActions and
+// findNextInitContainerToRun / computeInitContainerActions (1.29+ with
+// sidecars): the init containers run one at a time, in order, before any
+// app container. A regular init container must exit 0 before the next one
+// starts; one that fails is restarted with the container back-off (the
+// pod's restartPolicy Always or OnFailure; with Never the pod fails), so
+// kubectl shows Init:Error then Init:CrashLoopBackOff and the app
+// containers wait (PodInitializing). A sidecar (an init container with
+// restartPolicy: Always) is started and kept running: the next init
+// container starts once it has started, it counts in READY, and the pod is
+// Ready only when it is ready too. What each container does is decided as
+// for app containers (processExit, failingProbe).
+//
+// Statuses (status/generate.go): Initialized is False, reason
+// ContainersNotInitialized, "containers with incomplete status: [NAMES]"
+// until every regular init container has completed and every sidecar has
+// started; init containers not yet run wait with reason PodInitializing,
+// as do the app containers.
+
+// isSidecar reports whether an init container is restartable (a sidecar).
+func isSidecar(c *api.Container) bool { return c.RestartPolicy == "Always" }
+
+// initFieldPath is the field path of an init container's events.
+func initFieldPath(name string) string { return "spec.initContainers{" + name + "}" }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// admitInitContainers writes the first status of a pod with init
+// containers: every init and app container waiting (PodInitializing) and
+// Initialized False.
+func (k *Kubelets) admitInitContainers(p *api.Pod, now time.Time) {
+	if len(p.Spec.InitContainers) == 0 {
+		return
+	}
+	p.Status.InitContainerStatuses = nil
+	for _, c := range p.Spec.InitContainers {
+		p.Status.InitContainerStatuses = append(p.Status.InitContainerStatuses, api.ContainerStatus{
+			Name: c.Name, Image: c.Image, Started: api.BoolPtr(false),
+			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "PodInitializing"}}})
+	}
+	for i := range p.Status.ContainerStatuses {
+		if w := p.Status.ContainerStatuses[i].State.Waiting; w != nil && w.Reason == "ContainerCreating" {
+			w.Reason = "PodInitializing"
+		}
+	}
+	k.writeInitialized(p, now)
+}
+
+// writeInitialized sets the Initialized condition
+// (GeneratePodInitializedCondition) and reports whether it changed.
+func (k *Kubelets) writeInitialized(p *api.Pod, now time.Time) bool {
+	var pending []string
+	for i, c := range p.Spec.InitContainers {
+		var st *api.ContainerStatus
+		if i < len(p.Status.InitContainerStatuses) {
+			st = &p.Status.InitContainerStatuses[i]
+		}
+		switch {
+		case st == nil:
+			pending = append(pending, c.Name)
+		case isSidecar(&c):
+			if st.Started == nil || !*st.Started {
+				pending = append(pending, c.Name)
+			}
+		case st.State.Terminated == nil || st.State.Terminated.ExitCode != 0:
+			pending = append(pending, c.Name)
+		}
+	}
+	before := conditionsKey(p)
+	if len(pending) == 0 {
+		p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
+	} else {
+		p.SetCondition(api.PodInitialized, api.ConditionFalse, "ContainersNotInitialized",
+			fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(pending, " ")), now)
+	}
+	return conditionsKey(p) != before
+}
+
+// initialized runs the init containers of pod p, whose app containers were
+// planned to start at t.started, up to now. It reports whether the app
+// containers may start now; when the init containers have just completed
+// it moves t.started to a sync after the last one finished.
+func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
+	inits := p.Spec.InitContainers
+	now := k.c.Now()
+	if len(inits) == 0 || len(p.Status.InitContainerStatuses) != len(inits) {
+		return true
+	}
+	cl := k.crashers[p.UID]
+	if cl == nil {
+		cl = &crashLoop{}
+		k.crashers[p.UID] = cl
+	}
+	if cl.initDone {
+		return !t.started.After(now)
+	}
+	if cl.ics == nil {
+		cl.ics = make([]containerCrash, len(inits))
+		cl.nextAt = t.started
+	}
+	changed := false
+	for {
+		for j := 0; j < cl.next; j++ {
+			if k.step(n, p, &cl.ics[j], &inits[j], &p.Status.InitContainerStatuses[j], initFieldPath(inits[j].Name)) {
+				changed = true
+			}
+		}
+		if j := cl.next - 1; j >= 0 && !isSidecar(&inits[j]) {
+			cc, st := &cl.ics[j], &p.Status.InitContainerStatuses[j]
+			term := st.State.Terminated
+			if cc.phase != crashDone || term == nil {
+				break // running, or failing and backing off
+			}
+			if term.ExitCode != 0 {
+				// restartPolicy Never: the pod fails (getPhase: an init
+				// container failed and will not be restarted).
+				p.Status.Phase = api.PodFailed
+				k.decide(p, "SyncPod", "init-failed", fmt.Sprintf("init container %s failed with exit code %d and the restartPolicy is Never: the pod failed", inits[j].Name, term.ExitCode))
+				changed = true
+				break
+			}
+			cl.nextAt = maxTime(cl.nextAt, term.FinishedAt.Add(CrashSyncDelay))
+		}
+		if cl.next == len(inits) {
+			cl.initDone = true
+			t.started = maxTime(t.started, cl.nextAt)
+			k.decide(p, "SyncPod", "initialized", "every init container completed or started: the app containers start")
+			k.c.WakeAt(t.started)
+			break
+		}
+		if cl.nextAt.After(now) {
+			k.c.WakeAt(cl.nextAt)
+			break
+		}
+		i := cl.next
+		cc := &cl.ics[i]
+		*cc = planContainer(p, true, i)
+		st := &p.Status.InitContainerStatuses[i]
+		k.runContainer(n, p, cc, &inits[i], st, initFieldPath(inits[i].Name), cl.nextAt)
+		if !isSidecar(&inits[i]) {
+			st.Started = api.BoolPtr(false) // only sidecars report started
+		}
+		k.decide(p, "SyncPod", "init", fmt.Sprintf("init container %s started (%d/%d)", inits[i].Name, i+1, len(inits)))
+		cl.next++
+		changed = true
+	}
+	if k.writeInitialized(p, now) {
+		changed = true
+	}
+	if k.writeConditions(p, now) {
+		changed = true
+	}
+	if changed {
+		_ = k.c.UpdatePod(p)
+	}
+	return cl.initDone && !t.started.After(now) && p.Status.Phase != api.PodFailed
+}
+
+// specContainer is spec.initContainers[i] when init, else spec.containers[i].
+func specContainer(p *api.Pod, init bool, i int) *api.Container {
+	if init {
+		return &p.Spec.InitContainers[i]
+	}
+	return &p.Spec.Containers[i]
+}

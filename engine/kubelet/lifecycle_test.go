@@ -1,0 +1,175 @@
+package kubelet
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/api"
+)
+
+// TestInitContainers checks the init sequence: a failing init container
+// holds the app containers back and restarts under back-off; a completing
+// one and a sidecar let them start, and the sidecar counts for readiness.
+func TestInitContainers(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		inits     []api.Container
+		policy    string
+		after     time.Duration
+		phase     string
+		ready     bool
+		appState  string // "running" or "waiting"
+		initCond  string
+		restarted bool
+	}{
+		{"failing init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sh", "-c", "exit 1"}}}, "", 40 * time.Second, api.PodPending, false, "waiting", api.ConditionFalse, true},
+		{"failing init, Never", []api.Container{{Name: "init", Image: "busybox", Command: []string{"false"}}}, "Never", 20 * time.Second, api.PodFailed, false, "waiting", api.ConditionFalse, false},
+		{"blocking init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sleep", "infinity"}}}, "", time.Minute, api.PodPending, false, "waiting", api.ConditionFalse, false},
+		{"completing init and sidecar", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sleep", "3"}}, {Name: "side", Image: "nginx", RestartPolicy: "Always"}}, "", 30 * time.Second, api.PodRunning, true, "running", api.ConditionTrue, false},
+		{"crashing sidecar", []api.Container{{Name: "side", Image: "busybox", RestartPolicy: "Always"}}, "", 30 * time.Second, api.PodRunning, false, "running", api.ConditionTrue, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			p := w.pod("p", "node-0", func(p *api.Pod) {
+				p.Spec.InitContainers = tc.inits
+				p.Spec.RestartPolicy = tc.policy
+			})
+			w.advance(tc.after)
+			if p.Status.Phase != tc.phase || p.IsReady() != tc.ready {
+				t.Fatalf("phase %s ready %v; want %s %v", p.Status.Phase, p.IsReady(), tc.phase, tc.ready)
+			}
+			if got := p.Status.ContainerStatuses[0].State.Running != nil; got != (tc.appState == "running") {
+				t.Errorf("app container running %v; want %s", got, tc.appState)
+			}
+			if c := p.Condition(api.PodInitialized); c == nil || c.Status != tc.initCond {
+				t.Errorf("Initialized %+v; want %s", c, tc.initCond)
+			}
+			restarts := int32(0)
+			for _, cs := range p.Status.InitContainerStatuses {
+				restarts += cs.RestartCount
+			}
+			if (restarts > 0) != tc.restarted {
+				t.Errorf("init restarts %d; want restarted %v", restarts, tc.restarted)
+			}
+		})
+	}
+}
+
+// TestLivenessAndStartupProbes checks that a failing liveness probe kills
+// the container after failureThreshold probes and a failing startup probe
+// keeps it not started, while passing probes change nothing.
+func TestLivenessAndStartupProbes(t *testing.T) {
+	fail := &api.Probe{Handler: map[string]any{"exec": map[string]any{"command": []any{"sh", "-c", "exit 1"}}}, PeriodSeconds: 5, FailureThreshold: 2}
+	pass := &api.Probe{Handler: map[string]any{"exec": map[string]any{"command": []any{"true"}}}, PeriodSeconds: 5, FailureThreshold: 2}
+	for _, tc := range []struct {
+		name     string
+		liveness *api.Probe
+		startup  map[string]any
+		restarts bool
+		killMsg  string
+	}{
+		{"failing liveness", fail, nil, true, "Container app failed liveness probe, will be restarted"},
+		{"passing liveness", pass, nil, false, ""},
+		{"failing startup", nil, map[string]any{"tcpSocket": map[string]any{"port": 9999}, "periodSeconds": 5}, true, "Container app failed startup probe, will be restarted"},
+		{"passing startup", nil, map[string]any{"exec": map[string]any{"command": []any{"true"}}}, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			p := w.pod("p", "node-0", func(p *api.Pod) {
+				p.Spec.Containers[0].LivenessProbe = tc.liveness
+				if tc.startup != nil {
+					p.Extra = api.Unmodeled{"spec.containers[0]": {"startupProbe": tc.startup}}
+				}
+			})
+			w.advance(time.Minute)
+			cs := p.Status.ContainerStatuses[0]
+			if (cs.RestartCount > 0) != tc.restarts {
+				t.Fatalf("restarts %d; want restarted %v", cs.RestartCount, tc.restarts)
+			}
+			ev := strings.Join(events(w.c, p), "\n")
+			if tc.killMsg != "" && !strings.Contains(ev, "Killing spec.containers{app}: "+tc.killMsg) {
+				t.Errorf("no Killing event %q in\n%s", tc.killMsg, ev)
+			}
+			if tc.killMsg == "" && strings.Contains(ev, "Unhealthy") {
+				t.Errorf("unexpected Unhealthy event in\n%s", ev)
+			}
+			if tc.name == "failing startup" && cs.Started != nil && *cs.Started {
+				t.Error("a container whose startup probe fails reports started")
+			}
+		})
+	}
+}
+
+// TestEvictionOrder checks that the eviction manager evicts BestEffort pods
+// before Burstable ones, one per pass, and never a critical pod.
+func TestEvictionOrder(t *testing.T) {
+	w := newWorld(t, "node-0")
+	burst := w.pod("burst", "node-0", func(p *api.Pod) {
+		p.Spec.Containers[0].Resources.Requests = api.ResourceList{"memory": api.MustParseQuantity("64Mi")}
+	})
+	low := w.pod("low", "node-0", nil)
+	crit := w.pod("crit", "node-0", func(p *api.Pod) { p.Spec.PriorityClassName = "system-node-critical" })
+	w.advance(10 * time.Second)
+	n := w.c.Node("node-0")
+	if c := n.Condition(api.NodeMemoryPressure); c != nil {
+		c.Status = api.ConditionTrue
+	} else {
+		n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: api.NodeMemoryPressure, Status: api.ConditionTrue})
+	}
+	_ = w.c.UpdateNode(n)
+	w.k.Invalidate()
+	var order []string
+	w.settle()
+	for i := 0; i < 5; i++ {
+		if i > 0 {
+			w.advance(EvictionCleanupWait)
+		}
+		for _, p := range []*api.Pod{burst, low, crit} {
+			if p.Status.Reason == ReasonEvicted && !contains(order, p.Name) {
+				order = append(order, p.Name)
+			}
+		}
+	}
+	if got := strings.Join(order, " "); got != "low burst" {
+		t.Errorf("eviction order %q, want \"low burst\"", got)
+	}
+	if crit.Status.Phase != api.PodRunning {
+		t.Errorf("critical pod %s", crit.Status.Phase)
+	}
+	if low.Status.Phase != api.PodFailed || low.Status.Message != "The node was low on resource: memory. " {
+		t.Errorf("evicted pod status %s %q", low.Status.Phase, low.Status.Message)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPassingStartupProbeDelaysStart checks that a container whose startup
+// probe passes counts as started, and is Ready, only from the probe's first
+// run (initialDelaySeconds after its start), with no restart.
+func TestPassingStartupProbeDelaysStart(t *testing.T) {
+	w := newWorld(t, "node-0")
+	p := w.pod("p", "node-0", func(p *api.Pod) {
+		p.Extra = api.Unmodeled{"spec.containers[0]": {"startupProbe": map[string]any{"exec": map[string]any{"command": []any{"true"}}, "initialDelaySeconds": 20}}}
+	})
+	w.advance(10 * time.Second)
+	cs := p.Status.ContainerStatuses[0]
+	if cs.State.Running == nil || *cs.Started || cs.Ready || p.IsReady() {
+		t.Fatalf("before the startup probe: running %v started %v ready %v pod ready %v", cs.State.Running != nil, *cs.Started, cs.Ready, p.IsReady())
+	}
+	w.advance(20 * time.Second)
+	cs = p.Status.ContainerStatuses[0]
+	if !*cs.Started || !cs.Ready || !p.IsReady() || cs.RestartCount != 0 {
+		t.Fatalf("after the startup probe: started %v ready %v pod ready %v restarts %d", *cs.Started, cs.Ready, p.IsReady(), cs.RestartCount)
+	}
+	if w.k.crashers[p.UID] != nil {
+		t.Error("a settled pod keeps its crash loop")
+	}
+}
