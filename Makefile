@@ -4,7 +4,7 @@
 GO ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: serve build test test-go chromium examples bench wasm-size fmt vet generate
+.PHONY: serve build test test-go test-wasm chromium examples bench wasm-size fmt vet generate
 
 serve:
 	$(GO) run ./site/cmd/serve
@@ -14,7 +14,13 @@ build:
 
 test: chromium vet
 	$(GO) test ./...
+	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory examples
+
+# The browser app's own unit tests, compiled for GOOS=js and run under Node
+# (go_js_wasm_exec ships with Go).
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm
 
 # The browser tests need Debian's chromium: install it when we can (root),
 # otherwise say exactly what to run.
