@@ -171,6 +171,20 @@ func (e *editor) loadExample(text string) {
 	appendAll(e.result, document.Call("createTextNode", " "), b)
 }
 
+// replaceText makes text the editor's whole content as one edit the
+// browser can undo (focus, select all, execCommand insertText), setting
+// the textarea's value instead where the browser refuses or inserts
+// something else; then marks the text changed and repaints the editor.
+func (e *editor) replaceText(text string) {
+	e.ta.Call("focus")
+	e.ta.Call("select")
+	if !document.Call("execCommand", "insertText", false, text).Truthy() || e.ta.Get("value").String() != text {
+		e.ta.Set("value", text)
+	}
+	e.dirty = true
+	e.frame()
+}
+
 // restoreText puts back the text the last example replaced (keeping the
 // browser's undo history when it can).
 func (e *editor) restoreText() {
@@ -179,13 +193,7 @@ func (e *editor) restoreText() {
 	}
 	old := e.previous
 	e.previous = ""
-	e.ta.Call("focus")
-	e.ta.Call("select")
-	if !document.Call("execCommand", "insertText", false, old).Truthy() || e.ta.Get("value").String() != old {
-		e.ta.Set("value", old)
-	}
-	e.dirty = true
-	e.frame()
+	e.replaceText(old)
 	e.ta.Call("setSelectionRange", 0, 0)
 	e.ta.Set("scrollTop", 0)
 	e.syncScroll()
@@ -552,13 +560,7 @@ func (e *editor) useText(fixed, note string) {
 		return
 	}
 	e.repaired, e.tabsFixed = "", ""
-	e.ta.Call("focus")
-	e.ta.Call("select")
-	if !document.Call("execCommand", "insertText", false, fixed).Truthy() || e.ta.Get("value").String() != fixed {
-		e.ta.Set("value", fixed)
-	}
-	e.dirty = true
-	e.frame()
+	e.replaceText(fixed)
 	e.ta.Set("scrollTop", 0)
 	e.syncScroll()
 	e.mark(nil)

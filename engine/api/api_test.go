@@ -118,3 +118,23 @@ func TestOwnerReferences(t *testing.T) {
 		t.Fatalf("after removal: %+v", m.OwnerReferences)
 	}
 }
+
+func TestPodPriority(t *testing.T) {
+	p := func(v int32) *int32 { return &v }
+	tests := []struct {
+		name string
+		prio *int32
+		want int32
+	}{
+		{"unset", nil, 0},
+		{"zero", p(0), 0},
+		{"negative", p(-5), -5},
+		{"system-node-critical", p(2000001000), 2000001000},
+	}
+	for _, tt := range tests {
+		pod := &Pod{Spec: PodSpec{Priority: tt.prio}}
+		if got := PodPriority(pod); got != tt.want {
+			t.Errorf("%s: PodPriority = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

@@ -569,6 +569,16 @@ func (p *Pod) SetCondition(typ, status, reason, msg string, now time.Time) {
 	p.Status.Conditions = append(p.Status.Conditions, PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now})
 }
 
+// PodPriority is the pod's spec.priority, 0 when unset
+// (k8s.io/component-helpers/scheduling/corev1 PodPriority: a pod admitted
+// before the Priority admission plugin resolved its class has none).
+func PodPriority(p *Pod) int32 {
+	if p.Spec.Priority != nil {
+		return *p.Spec.Priority
+	}
+	return 0
+}
+
 // IsReady reports whether the pod's Ready condition is True (podutil.IsPodReady).
 func (p *Pod) IsReady() bool {
 	c := p.Condition(PodReady)

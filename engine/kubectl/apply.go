@@ -213,19 +213,8 @@ func (inv *invocation) fileTargets(files []string, verb string) ([]target, error
 	var out []target
 	c := inv.env.Cluster
 	for _, d := range docs {
-		var rt *resourceType
-		switch d.Object.(type) {
-		case *api.DaemonSet:
-			rt = rtDaemonSets
-		case *api.Pod:
-			rt = rtPods
-		case *api.Node:
-			rt = rtNodes
-		case *api.Namespace:
-			rt = rtNamespaces
-		case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
-			rt = configObjectType(d.Object)
-		default:
+		rt := objectResourceType(d.Object)
+		if rt == nil {
 			inv.errOut.WriteString(SkippedWarning(d))
 			continue
 		}

@@ -100,19 +100,8 @@ func liveObject(c *cluster.Cluster, d manifest.Document) any {
 	if ns == "" {
 		ns = api.DefaultNamespace
 	}
-	var rt *resourceType
-	switch d.Object.(type) {
-	case *api.DaemonSet:
-		rt = rtDaemonSets
-	case *api.Pod:
-		rt = rtPods
-	case *api.Node:
-		rt = rtNodes
-	case *api.Namespace:
-		rt = rtNamespaces
-	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
-		rt = configObjectType(d.Object)
-	default:
+	rt := objectResourceType(d.Object)
+	if rt == nil {
 		return nil
 	}
 	o, err := getObject(c, rt, ns, d.Name)

@@ -25,6 +25,24 @@ var (
 		verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
 )
 
+// objectResourceType is the resource type of a decoded manifest object
+// (*api.DaemonSet, *api.Pod, *api.Node, *api.Namespace, *api.ServiceAccount,
+// *api.ConfigMap or *api.Secret), or nil for a kind the playground does not
+// store (the resource mapping kubectl's resource builder does per object).
+func objectResourceType(o any) *resourceType {
+	switch o.(type) {
+	case *api.DaemonSet:
+		return rtDaemonSets
+	case *api.Pod:
+		return rtPods
+	case *api.Node:
+		return rtNodes
+	case *api.Namespace:
+		return rtNamespaces
+	}
+	return configObjectType(o)
+}
+
 // configObjectType is the resource type of a ServiceAccount, ConfigMap or
 // Secret object, or nil.
 func configObjectType(o any) *resourceType {
@@ -165,13 +183,7 @@ func isCreateServiceAccount(args []string) bool {
 // `serviceaccount/NAME created`.
 func runCreateServiceAccount(inv *invocation, args []string) error {
 	const path = "kubectl create serviceaccount"
-	if len(args) != 1 {
-		return &usageError{msg: fmt.Sprintf("exactly one NAME is required, got %d", len(args)), cmdPath: path}
-	}
-	if err := checkNameOutput(inv.flags); err != nil {
-		return err
-	}
-	dry, err := dryRunStrategy(inv.flags)
+	dry, err := createNameFlags(inv, args, path)
 	if err != nil {
 		return err
 	}
@@ -321,13 +333,7 @@ func runCreateConfigObject(inv *invocation, args []string) error {
 		kind, rt, path, args = "secret", rtSecrets, "kubectl create secret generic", args[1:]
 	}
 	args = args[1:]
-	if len(args) != 1 {
-		return &usageError{msg: fmt.Sprintf("exactly one NAME is required, got %d", len(args)), cmdPath: path}
-	}
-	if err := checkNameOutput(inv.flags); err != nil {
-		return err
-	}
-	dry, err := dryRunStrategy(inv.flags)
+	dry, err := createNameFlags(inv, args, path)
 	if err != nil {
 		return err
 	}

@@ -13,19 +13,29 @@ func isCreateNamespace(args []string) bool {
 	return len(args) > 0 && (args[0] == "namespace" || args[0] == "ns")
 }
 
+// createNameFlags does the checks every `kubectl create <generator> NAME`
+// makes before it builds its object (create_namespace.go,
+// create_serviceaccount.go, create_configmap.go, create_secret.go Complete
+// and Validate): exactly one NAME in args (a usage error naming cmdPath
+// otherwise), -o limited to the name printer, and a valid --dry-run. It
+// returns the dry-run strategy ("", "client" or "server").
+func createNameFlags(inv *invocation, args []string, cmdPath string) (string, error) {
+	if len(args) != 1 {
+		return "", &usageError{msg: fmt.Sprintf("exactly one NAME is required, got %d", len(args)), cmdPath: cmdPath}
+	}
+	if err := checkNameOutput(inv.flags); err != nil {
+		return "", err
+	}
+	return dryRunStrategy(inv.flags)
+}
+
 // runCreateNamespace mirrors `kubectl create namespace NAME`
 // (pkg/cmd/create/create_namespace.go NamespaceOptions.Run): exactly one
 // name, the server's validation (ValidateNamespaceName) and AlreadyExists,
 // then `namespace/NAME created` from the name printer.
 func runCreateNamespace(inv *invocation, args []string) error {
 	const path = "kubectl create namespace"
-	if len(args) != 1 {
-		return &usageError{msg: fmt.Sprintf("exactly one NAME is required, got %d", len(args)), cmdPath: path}
-	}
-	if err := checkNameOutput(inv.flags); err != nil {
-		return err
-	}
-	dry, err := dryRunStrategy(inv.flags)
+	dry, err := createNameFlags(inv, args, path)
 	if err != nil {
 		return err
 	}

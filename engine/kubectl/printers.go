@@ -213,6 +213,17 @@ func podReadyAndStatus(p *api.Pod) (ready, total int, reason string, restarts in
 	if c := p.Condition(api.PodInitialized); initializing && (c == nil || c.Status != api.ConditionTrue) {
 		containers = nil // still initializing: the app containers do not count
 	} else {
+		if initializing {
+			// The pod is initialized (every regular init container
+			// completed, every sidecar started once) but a sidecar is
+			// restarting: printPod takes the STATUS from the regular
+			// containers, so a crash-looping sidecar shows Running, not
+			// Init:CrashLoopBackOff (its restarts still count).
+			reason = p.Status.Phase
+			if p.Status.Reason != "" {
+				reason = p.Status.Reason
+			}
+		}
 		restarts, lastRestart = restarts-sumInitRestarts(p)+sidecarRestarts, maxTimeOf(sidecarLast, lastRestartOf(containers))
 	}
 	hasRunning := false

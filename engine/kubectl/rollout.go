@@ -457,11 +457,12 @@ func (inv *invocation) rolloutHistoryObjects(ds *api.DaemonSet, outp *getOutput,
 	return nil
 }
 
-// revisionContainerExtra is the unmodeled part of a revision's containers
-// that describePodTemplate shows (envFrom), at the paths a DaemonSet's
-// Extra uses ("spec.template.spec.containers[i]"): a revision's data has
-// the same {"spec":{"template":...}} shape.
-func revisionContainerExtra(r *api.ControllerRevision) api.Unmodeled {
+// revisionRawPodSpec decodes the pod spec stored in a ControllerRevision's
+// data ({"spec":{"template":{"spec":{...}}}}) as untyped JSON, so that the
+// fields the typed structs do not hold can be read back; the map is nil
+// when the data has no pod spec, and err is json.Unmarshal's (with what it
+// could decode before the error).
+func revisionRawPodSpec(r *api.ControllerRevision) (map[string]any, error) {
 	var raw struct {
 		Spec struct {
 			Template struct {
@@ -469,12 +470,22 @@ func revisionContainerExtra(r *api.ControllerRevision) api.Unmodeled {
 			} `json:"template"`
 		} `json:"spec"`
 	}
-	if json.Unmarshal([]byte(r.Data), &raw) != nil {
+	err := json.Unmarshal([]byte(r.Data), &raw)
+	return raw.Spec.Template.Spec, err
+}
+
+// revisionContainerExtra is the unmodeled part of a revision's containers
+// that describePodTemplate shows (envFrom), at the paths a DaemonSet's
+// Extra uses ("spec.template.spec.containers[i]"): a revision's data has
+// the same {"spec":{"template":...}} shape.
+func revisionContainerExtra(r *api.ControllerRevision) api.Unmodeled {
+	spec, err := revisionRawPodSpec(r)
+	if err != nil {
 		return nil
 	}
 	extra := api.Unmodeled{}
 	for _, key := range []string{"initContainers", "containers"} {
-		arr, _ := raw.Spec.Template.Spec[key].([]any)
+		arr, _ := spec[key].([]any)
 		for i, c := range arr {
 			if ef, ok := c.(map[string]any)["envFrom"]; ok {
 				extra[fmt.Sprintf("spec.template.spec.%s[%d]", key, i)] = map[string]any{"envFrom": ef}
@@ -493,19 +504,11 @@ func templateFromRevision(r *api.ControllerRevision) (api.PodTemplateSpec, error
 			Template api.PodTemplateSpec `json:"template"`
 		} `json:"spec"`
 	}
-	var raw struct {
-		Spec struct {
-			Template struct {
-				Spec map[string]any `json:"spec"`
-			} `json:"template"`
-		} `json:"spec"`
-	}
 	if err := json.Unmarshal([]byte(r.Data), &typed); err != nil {
 		return api.PodTemplateSpec{}, fmt.Errorf("failed to decode revision %d: %v", r.Revision, err)
 	}
-	_ = json.Unmarshal([]byte(r.Data), &raw)
 	t := typed.Spec.Template
-	spec := raw.Spec.Template.Spec
+	spec, _ := revisionRawPodSpec(r)
 	if vols, ok := spec["volumes"].([]any); ok {
 		for i, v := range vols {
 			m, ok := v.(map[string]any)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // Crashing containers and CrashLoopBackOff mirror the kubelet's container
@@ -55,10 +56,11 @@ const (
 type crashPhase int8
 
 const (
-	crashRunning crashPhase = iota // running; the next exit or probe is at `at` (zero: none)
-	crashExited                    // terminated, next sync at `at`
-	crashBackOff                   // waiting, restarts at `at`
-	crashDone                      // terminated for good (restartPolicy)
+	crashRunning  crashPhase = iota // running; the next exit or probe is at `at` (zero: none)
+	crashExited                     // terminated, next sync at `at`
+	crashBackOff                    // waiting, restarts at `at`
+	crashDone                       // terminated for good (restartPolicy)
+	crashStopping                   // killed by a probe, stops at `at` with stopCode
 )
 
 // Restart policies of one container (kuberuntime computePodActions /
@@ -82,7 +84,7 @@ type killProbe struct {
 	first     time.Duration // from the container's start to the first probe
 	period    time.Duration
 	threshold int
-	out       string // the probe's output
+	out       string // "failed: OUTPUT" or "errored: ERROR" (probeOutcome)
 }
 
 // containerCrash is the restart state of one container that exits or is
@@ -113,6 +115,9 @@ type containerCrash struct {
 	backoff    time.Duration
 	lastUpdate time.Time
 	hasEntry   bool
+	// stopCode is the exit code of a container being stopped
+	// (crashStopping).
+	stopCode int32
 }
 
 // crashLoop is the restart state of a pod: its app containers (cs) and its
@@ -126,6 +131,10 @@ type crashLoop struct {
 	next     int
 	nextAt   time.Time
 	initDone bool
+	// ipull is the image pull of init container next, ipulled set once
+	// its image is there (initialized).
+	ipull   *pull
+	ipulled bool
 }
 
 // containerArgv is what the container runs: command then args.
@@ -181,7 +190,7 @@ func planContainer(p *api.Pod, init bool, i int) containerCrash {
 // readinessFails reports whether container c's readiness probe fails as
 // written.
 func readinessFails(p *api.Pod, c *api.Container) bool {
-	ok, _ := probeOutcome(p, c.ReadinessProbe, overrideNone)
+	ok, _ := probeOutcome(p, c, c.ReadinessProbe, overrideNone)
 	return !ok
 }
 
@@ -367,7 +376,6 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 			if st.State.Running != nil {
 				started = st.State.Running.StartedAt
 			}
-			code, reason := cc.code, "Error"
 			if !cc.probeAt.IsZero() && (cc.exitAt.IsZero() || !cc.exitAt.Before(cc.probeAt)) {
 				// prober.runProbe / worker.doProbe: a failed liveness or
 				// startup probe; after failureThreshold of them the
@@ -375,7 +383,7 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 				// "Container %s failed %s probe").
 				at := cc.probeAt
 				kind := cc.probe.kind
-				k.event(p, n, fp, api.EventTypeWarning, "Unhealthy", kind+" probe failed: "+cc.probe.out)
+				k.event(p, n, fp, api.EventTypeWarning, "Unhealthy", kind+" probe "+cc.probe.out)
 				cc.fails++
 				if cc.fails < cc.probe.threshold {
 					cc.probeAt = at.Add(cc.probe.period)
@@ -384,25 +392,28 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 				}
 				lower := strings.ToLower(kind)
 				k.event(p, n, fp, api.EventTypeNormal, "Killing", fmt.Sprintf("Container %s failed %s probe, will be restarted", c.Name, lower))
-				k.decide(p, "computePodActions", "kill", fmt.Sprintf("container %s failed its %s probe %d times (failureThreshold): killed and restarted", c.Name, lower, cc.fails))
-				// The runtime stops the container; a process killed by
-				// the signal exits 137 (128 + SIGKILL).
-				code = 137
-				cc.at = at
-			} else {
-				k.decide(p, "SyncPod", "exit", fmt.Sprintf("container %s exited with code %d", c.Name, code))
+				code, after := stopOutcome(p, c)
+				k.decide(p, "computePodActions", "kill", fmt.Sprintf("container %s failed its %s probe %d times (failureThreshold): stopped (exit %d after %s) and restarted", c.Name, lower, cc.fails, code, after))
+				if after > 0 {
+					// killContainer: the container runs on until the
+					// grace period ends.
+					cc.phase, cc.stopCode, cc.at = crashStopping, code, at.Add(after)
+					cc.probeAt, cc.exitAt = time.Time{}, time.Time{}
+					continue
+				}
+				cc.stopCode, cc.at = code, at
+				k.terminate(p, cc, st, started)
+				continue
 			}
-			if code == 0 {
-				reason = "Completed"
+			k.decide(p, "SyncPod", "exit", fmt.Sprintf("container %s exited with code %d", c.Name, cc.code))
+			cc.stopCode = cc.code
+			k.terminate(p, cc, st, started)
+		case crashStopping:
+			started := cc.at
+			if st.State.Running != nil {
+				started = st.State.Running.StartedAt
 			}
-			st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: cc.at}}
-			st.Ready, st.Started = false, api.BoolPtr(false)
-			if !cc.restarts(code) {
-				cc.code = code
-				cc.phase = crashDone
-				break
-			}
-			cc.phase, cc.at = crashExited, cc.at.Add(CrashSyncDelay)
+			k.terminate(p, cc, st, started)
 		case crashExited, crashBackOff:
 			var finished time.Time
 			if t := st.State.Terminated; t != nil {
@@ -435,6 +446,7 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 				st.LastState = api.ContainerState{Terminated: st.State.Terminated}
 			}
 			st.RestartCount++
+			k.imageOnRestart(n, p, c, fp, st.RestartCount)
 			k.runContainer(n, p, cc, c, st, fp, syncAt)
 			k.decide(p, "SyncPod", "restart", fmt.Sprintf("container %s restarted (restart %d)", c.Name, st.RestartCount))
 		}
@@ -446,7 +458,8 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 }
 
 // runContainer starts a run of the container at t: status Running, the
-// Pulled / Created / Started events, and the next exit or probe.
+// Created / Started events, and the next exit or probe. The image step
+// comes before (planPull for a first start, imageOnRestart for a restart).
 func (k *Kubelets) runContainer(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Container, st *api.ContainerStatus, fp string, t time.Time) {
 	st.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: t}}
 	if cc.crashes {
@@ -458,9 +471,82 @@ func (k *Kubelets) runContainer(n *api.Node, p *api.Pod, cc *containerCrash, c *
 		st.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+st.Name), hash32(st.Name+string(p.UID)))
 		st.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(st.Image)) + strings.Repeat("0", 56)
 	}
-	k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 	k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
 	k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
+}
+
+// terminate writes the end of a run of cc at cc.at with exit code
+// cc.stopCode (reason Completed for 0, else Error, as containerd reports
+// it) and moves cc on: to the sync that restarts it, or to crashDone when
+// its restart policy does not restart it.
+func (k *Kubelets) terminate(p *api.Pod, cc *containerCrash, st *api.ContainerStatus, started time.Time) {
+	code, reason := cc.stopCode, "Error"
+	if code == 0 {
+		reason = "Completed"
+	}
+	st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: cc.at}}
+	st.Ready, st.Started = false, api.BoolPtr(false)
+	if !cc.restarts(code) {
+		cc.code = code
+		cc.phase = crashDone
+		return
+	}
+	cc.phase, cc.at = crashExited, cc.at.Add(CrashSyncDelay)
+}
+
+// stopSignalExits are the images whose process, run with the image's
+// default command, stops promptly and cleanly on the image's stop signal,
+// by normalized repository, with the exit code: nginx (STOPSIGNAL SIGQUIT:
+// graceful shutdown, exit 0), httpd (STOPSIGNAL SIGWINCH: graceful stop,
+// exit 0), redis (SIGTERM handler: "ready to exit, bye bye", exit 0).
+var stopSignalExits = map[string]int32{
+	"docker.io/library/nginx": 0,
+	"docker.io/library/httpd": 0,
+	"docker.io/library/redis": 0,
+}
+
+// stopOutcome is how container c of pod p ends when the kubelet kills it
+// after a failed liveness or startup probe (kuberuntime killContainer:
+// the runtime sends the image's stop signal — STOPSIGNAL, SIGTERM by
+// default — waits up to the pod's terminationGracePeriodSeconds, then
+// sends SIGKILL): the exit code and how long after the kill the container
+// stops. An image of stopSignalExits run with its default command exits
+// with its code at once (0: reason Completed). Anything else — shells,
+// sleep, unknown images — is taken not to stop: a process that is PID 1
+// of its container gets no default action for SIGTERM (the kernel does not
+// deliver to a namespace's init a signal it has no handler for), so it is
+// killed at the end of the grace period and exits 137 (128 + SIGKILL,
+// reason Error). The probe-level terminationGracePeriodSeconds is not
+// modelled.
+func stopOutcome(p *api.Pod, c *api.Container) (code int32, after time.Duration) {
+	if len(c.Command) == 0 {
+		if code, ok := stopSignalExits[repository(NormalizeImage(c.Image))]; ok {
+			return code, 0
+		}
+	}
+	grace := cluster.DefaultTerminationGracePeriodSeconds
+	if p.Spec.TerminationGracePeriodSeconds != nil {
+		grace = *p.Spec.TerminationGracePeriodSeconds
+	}
+	return 137, time.Duration(grace) * time.Second
+}
+
+// imageOnRestart mirrors the image step of startContainer
+// (imageManager.EnsureImageExists) when a container restarts: with
+// imagePullPolicy Always (explicit, or defaulted for :latest and untagged
+// images) every start pulls — Normal Pulling, then Pulled "Successfully
+// pulled image ... in Xs (Xs including waiting)" (the image is present, so
+// the registry only confirms the digest: 0.5-1.0 s, recorded at the
+// restart itself rather than delaying it) — otherwise the image is
+// "already present on machine". restart seeds the pull's duration.
+func (k *Kubelets) imageOnRestart(n *api.Node, p *api.Pod, c *api.Container, fp string, restart int32) {
+	if pullPolicy(c) != "Always" {
+		k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+		return
+	}
+	d := pullDelay(hash32(p.UID+"/"+c.Name+"/"+itoa(int(restart))), true)
+	k.event(p, n, fp, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+	k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", c.Image, d, d, imageSize(c.Image)))
 }
 
 // writeConditions derives the Initialized, ContainersReady and Ready

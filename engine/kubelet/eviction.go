@@ -184,18 +184,12 @@ func (k *Kubelets) evictionCandidates(n *api.Node, resource string) []*api.Pod {
 		}
 		return false
 	}
-	prio := func(p *api.Pod) int32 {
-		if p.Spec.Priority != nil {
-			return *p.Spec.Priority
-		}
-		return 0
-	}
 	sort.SliceStable(pods, func(i, j int) bool {
 		a, b := pods[i], pods[j]
 		if ea, eb := exceeds(a), exceeds(b); ea != eb {
 			return ea
 		}
-		if pa, pb := prio(a), prio(b); pa != pb {
+		if pa, pb := api.PodPriority(a), api.PodPriority(b); pa != pb {
 			return pa < pb
 		}
 		return a.Namespace+"/"+a.Name < b.Namespace+"/"+b.Name

@@ -141,14 +141,26 @@ func commandRun(argv []string) (code int32, after time.Duration, exits bool) {
 		}
 		return int32(n & 255), CrashExitAfter, true
 	case "sleep":
-		if len(argv) != 2 {
-			return 0, 0, false
+		// busybox (and coreutils) sleep: no operand prints the usage,
+		// an operand that is not a number (`abc`, `-1`) "invalid
+		// number"; both exit 1 at once. Several operands add up.
+		// `infinity` never ends; `$VAR` cannot be told, so it keeps
+		// running.
+		if len(argv) == 1 {
+			return 1, CrashExitAfter, true
 		}
-		d, ok := sleepDuration(argv[1])
-		if !ok {
-			return 0, 0, false
+		var total time.Duration
+		for _, a := range argv[1:] {
+			if a == "infinity" || strings.HasPrefix(a, "$") {
+				return 0, 0, false
+			}
+			d, ok := sleepDuration(a)
+			if !ok {
+				return 1, CrashExitAfter, true
+			}
+			total += d
 		}
-		return 0, max(d, CrashExitAfter), true
+		return 0, max(total, CrashExitAfter), true
 	case "sh", "bash", "ash", "dash", "zsh":
 		if len(argv) < 3 || argv[1] != "-c" {
 			return 0, 0, false

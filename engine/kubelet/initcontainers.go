@@ -22,6 +22,14 @@ import (
 // Ready only when it is ready too. What each container does is decided as
 // for app containers (processExit, failingProbe).
 //
+// Images (kuberuntime startContainer → imageManager.EnsureImageExists):
+// each init container pulls its own image when its turn comes, so a
+// missing one shows Init:ErrImagePull / Init:ImagePullBackOff and the pod
+// never runs; the app containers' images are pulled only once
+// initialisation is over (planMainPulls in kubelet.go), so a missing app
+// image never holds the init containers back. The pod's address exists
+// from the first init container on (the sandbox is up).
+//
 // Statuses (status/generate.go): Initialized is False, reason
 // ContainersNotInitialized, "containers with incomplete status: [NAMES]"
 // until every regular init container has completed and every sidecar has
@@ -144,9 +152,43 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 			break
 		}
 		i := cl.next
+		st := &p.Status.InitContainerStatuses[i]
+		// startContainer pulls the init container's own image first
+		// (EnsureImageExists): Init:ErrImagePull / Init:ImagePullBackOff
+		// while the registry lacks it, and the pod never gets further.
+		if !cl.ipulled {
+			if cl.ipull == nil {
+				pl, never := k.planPull(n, p, &inits[i], true, hash32(p.Namespace+"/"+p.Name)+uint32(i)*7919+104729)
+				if never != "" {
+					st.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: never}}
+					cl.ipull = &pull{container: inits[i].Name, init: true, neverPull: true}
+					changed = true
+					break
+				}
+				cl.ipull = pl
+			}
+			if pl := cl.ipull; pl != nil {
+				if pl.neverPull {
+					break
+				}
+				ok, ch := k.stepPull(n, p, pl, now)
+				changed = changed || ch
+				if !ok {
+					break
+				}
+				cl.nextAt = maxTime(cl.nextAt, pl.done)
+				cl.ipull = nil
+			}
+			cl.ipulled = true
+		}
+		cl.ipulled = false
+		if p.Status.PodIP == "" {
+			// The sandbox, and with it the pod's address, exists
+			// before the first init container runs.
+			p.Status.PodIP = k.allocateIP(n, p)
+		}
 		cc := &cl.ics[i]
 		*cc = planContainer(p, true, i)
-		st := &p.Status.InitContainerStatuses[i]
 		k.runContainer(n, p, cc, &inits[i], st, initFieldPath(inits[i].Name), cl.nextAt)
 		if !isSidecar(&inits[i]) {
 			st.Started = api.BoolPtr(false) // only sidecars report started

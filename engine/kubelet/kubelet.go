@@ -86,12 +86,22 @@ type timeline struct {
 	running    bool
 	isReady    bool
 	nodeName   string
+	// initPending: the pod has init containers that have not all
+	// completed (or started, for sidecars); the app containers' images are
+	// pulled only once they have (planMainPulls).
+	initPending bool
 }
 
 type pull struct {
 	container, image string
-	done             time.Time
-	took             time.Duration
+	// init: the container is an init container (its events and status
+	// are under spec.initContainers / status.initContainerStatuses).
+	init bool
+	// neverPull: imagePullPolicy Never and the image is absent; the
+	// pull never happens (an init container's ErrImageNeverPull).
+	neverPull bool
+	done      time.Time
+	took      time.Duration
 	// A failed pull (registry.go): failed until the next attempt starts;
 	// backoff and lastUpdate are the image back-off entry (10 s doubling up
 	// to 300 s); nextSync is the pod worker's next sync of the pod; err is
@@ -633,84 +643,144 @@ func (k *Kubelets) canAdmitPod(n *api.Node, p *api.Pod) bool {
 }
 
 // admit mirrors HandlePodAdditions + the first SyncPod: the pod is
-// accepted, its status shows ContainerCreating, and image pulls start.
+// accepted and its status shows ContainerCreating (PodInitializing with
+// init containers). Without init containers the app containers' images are
+// pulled at once (planMainPulls); with init containers the first init
+// container starts (pulling its own image, initialized) once the sandbox
+// is up, and the app containers' images are pulled only after
+// initialisation (kuberuntime_manager.go computePodActions / SyncPod: the
+// app containers are started — and startContainer pulls their images —
+// only once the init containers are done).
 func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	now := k.c.Now()
 	h := hash32(p.Namespace + "/" + p.Name)
 	t := &timeline{accepted: now, nodeName: n.Name}
-	latest := now
-	never := map[int]string{}
-	for i, c := range p.Spec.Containers {
-		pol := pullPolicy(&c)
-		present := nodeHasImage(n, c.Image)
-		fp := containerFieldPath(c.Name)
-		switch {
-		case present && pol != "Always":
-			k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-		case pol == "Never" && k.Registry.Preloaded(c.Image):
-			k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-		case pol == "Never":
-			// imageManager.EnsureImageExists: shouldPullImage is false and
-			// the image is absent; kuberuntime startContainer then records
-			// "Error: ErrImageNeverPull".
-			msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", c.Image)
-			k.event(p, n, fp, api.EventTypeWarning, "ErrImageNeverPull", msg)
-			k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ErrImageNeverPull")
-			never[i] = msg
-			t.neverPull = true
-		default:
-			d := pullDelay(h+uint32(i)*7919, present)
-			if !k.Registry.Exists(c.Image) {
-				d = pullDelay(h+uint32(i)*7919, true) // resolving the reference fails fast
-			}
-			t.pulls = append(t.pulls, pull{container: c.Name, image: c.Image, done: now.Add(d), took: d})
-			latest = maxTime(latest, now.Add(d))
-			k.event(p, n, fp, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
-		}
-	}
-	t.started = latest.Add(startDelay(h, len(t.pulls) > 0))
-	t.ready = t.started.Add(readinessDelay(&p.Spec))
 	k.timelines[p.UID] = t
 
 	st := &p.Status
 	st.StartTime = &now
-	st.HostIP = internalIP(n)
-	if st.QOSClass == "" {
-		st.QOSClass = api.GetPodQOS(&p.Spec)
-	}
-	p.SetCondition(PodReadyToStartContainers, api.ConditionTrue, "", "", now)
-	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
-	unready := fmt.Sprintf("containers with unready status: [%s]", containerNames(p))
-	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+	setCreatingStatus(n, p, api.ConditionTrue, now)
 	p.SetCondition(api.PodScheduled, api.ConditionTrue, "", "", now)
-	sortPodConditions(p)
-	st.ContainerStatuses = nil
-	for i, c := range p.Spec.Containers {
-		w := &api.ContainerStateWaiting{Reason: "ContainerCreating"}
-		if msg, ok := never[i]; ok {
-			w = &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: msg}
-		}
-		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{
-			Name: c.Name, Image: c.Image, Started: api.BoolPtr(false),
-			State: api.ContainerState{Waiting: w},
-		})
+	k.setContainersCreating(p, now)
+	var how string
+	if len(p.Spec.InitContainers) > 0 {
+		// The sandbox is created, then the first init container starts.
+		t.initPending, t.pulled = true, true
+		t.started = now.Add(startDelay(h, false))
+		t.ready = t.started
+		how = "init containers first"
+		k.c.WakeAt(t.started)
+	} else {
+		how = k.planMainPulls(n, p, t, now)
 	}
-	k.admitInitContainers(p, now) // initcontainers.go
 	_ = k.c.UpdatePod(p)
-	how := "images already present"
-	if t.neverPull {
-		how = "an image is absent and its imagePullPolicy is Never (ErrImageNeverPull): the containers cannot start"
-	} else if len(t.pulls) > 0 {
-		how = fmt.Sprintf("pulling %d image(s)", len(t.pulls))
-	}
 	k.decide(p, "SyncPod", "start", fmt.Sprintf("the kubelet on %s accepted the pod: ContainerCreating, %s; containers start at +%s", n.Name, how, t.started.Sub(now)))
+	return t
+}
+
+// planPull mirrors imageManager.EnsureImageExists for container c (an init
+// container when init) starting now: an image present and not to be
+// pulled records Normal Pulled "Container image ... already present on
+// machine"; imagePullPolicy Never with the image absent records
+// ErrImageNeverPull and returns its message; otherwise Pulling is recorded
+// and the pull planned (it fails, registry.go, when the registry lacks the
+// image). h seeds the pull's duration.
+func (k *Kubelets) planPull(n *api.Node, p *api.Pod, c *api.Container, init bool, h uint32) (pl *pull, never string) {
+	now := k.c.Now()
+	pol := pullPolicy(c)
+	present := nodeHasImage(n, c.Image)
+	fp := containerFieldPath(c.Name)
+	if init {
+		fp = initFieldPath(c.Name)
+	}
+	switch {
+	case present && pol != "Always", pol == "Never" && k.Registry.Preloaded(c.Image):
+		k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+		return nil, ""
+	case pol == "Never":
+		// shouldPullImage is false and the image is absent; kuberuntime
+		// startContainer then records "Error: ErrImageNeverPull".
+		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", c.Image)
+		k.event(p, n, fp, api.EventTypeWarning, "ErrImageNeverPull", msg)
+		k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ErrImageNeverPull")
+		return nil, msg
+	}
+	d := pullDelay(h, present)
+	if !k.Registry.Exists(c.Image) {
+		d = pullDelay(h, true) // resolving the reference fails fast
+	}
+	k.event(p, n, fp, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+	k.c.WakeAt(now.Add(d))
+	return &pull{container: c.Name, image: c.Image, init: init, done: now.Add(d), took: d}, ""
+}
+
+// planMainPulls plans, from now, the image pulls of the app containers of
+// pod p (planPull for each, in order) and their start: right after the
+// last pull, or now when nothing is pulled after initialisation. It
+// returns how the plan reads in the decision log.
+func (k *Kubelets) planMainPulls(n *api.Node, p *api.Pod, t *timeline, now time.Time) string {
+	h := hash32(p.Namespace + "/" + p.Name)
+	latest := now
+	t.pulls, t.neverPull = nil, false
+	for i := range p.Spec.Containers {
+		c := &p.Spec.Containers[i]
+		pl, never := k.planPull(n, p, c, false, h+uint32(i)*7919)
+		switch {
+		case never != "":
+			t.neverPull = true
+			if cs := containerStatus(p, c.Name); cs != nil {
+				cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: never}}
+			}
+		case pl != nil:
+			t.pulls = append(t.pulls, *pl)
+			latest = maxTime(latest, pl.done)
+		}
+	}
+	t.pulled = len(t.pulls) == 0 && !t.neverPull
+	if len(p.Spec.InitContainers) > 0 && len(t.pulls) == 0 {
+		t.started = now // the sync that saw the init containers done starts them
+	} else {
+		t.started = latest.Add(startDelay(h, len(t.pulls) > 0))
+	}
+	t.ready = t.started.Add(readinessDelay(&p.Spec))
 	k.c.WakeAt(t.started)
 	k.c.WakeAt(t.ready)
-	for _, pl := range t.pulls {
-		k.c.WakeAt(pl.done)
+	switch {
+	case t.neverPull:
+		return "an image is absent and its imagePullPolicy is Never (ErrImageNeverPull): the containers cannot start"
+	case len(t.pulls) > 0:
+		return fmt.Sprintf("pulling %d image(s)", len(t.pulls))
 	}
-	return t
+	return "images already present"
+}
+
+// stepPull advances one planned pull to now: its failure (pullFailed) and
+// back-off (pullBackOff), or its success (Normal Pulled "Successfully
+// pulled image ..." and the image added to the node's status.images). ok
+// reports that the image is there; changed that the pod status changed.
+func (k *Kubelets) stepPull(n *api.Node, p *api.Pod, pl *pull, now time.Time) (ok, changed bool) {
+	if pl.container == "" {
+		return true, false // recorded
+	}
+	if pl.failed {
+		return false, k.pullBackOff(n, p, pl, now)
+	}
+	if pl.done.After(now) {
+		return false, false
+	}
+	if !k.Registry.Exists(pl.image) {
+		k.pullFailed(n, p, pl)
+		return false, true
+	}
+	size := imageSize(pl.image)
+	k.event(p, n, pl.fieldPath(), api.EventTypeNormal, "Pulled",
+		fmt.Sprintf("Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", pl.image, pl.took, pl.took, size))
+	if !nodeHasImage(n, pl.image) {
+		n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: []string{pl.image}, SizeBytes: size})
+		_ = k.c.UpdateNode(n)
+	}
+	pl.container = ""
+	return true, false
 }
 
 // replan rebuilds a lost plan (after a kubelet restart): containers start
@@ -736,38 +806,25 @@ func (k *Kubelets) replan(n *api.Node, p *api.Pod) *timeline {
 func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 	now := k.c.Now()
 	changed := false
+	if t.initPending && k.initialized(n, p, t) {
+		// Initialisation is over: the app containers' images are
+		// pulled now (startContainer for each).
+		t.initPending = false
+		k.decide(p, "SyncPod", "pull", "the init containers are done: "+k.planMainPulls(n, p, t, now))
+		changed = true
+	}
 	if !t.pulled {
 		all := !t.neverPull
 		for i := range t.pulls {
 			pl := &t.pulls[i]
-			if pl.container == "" {
-				continue // recorded
-			}
+			ok, ch := k.stepPull(n, p, pl, now)
+			changed = changed || ch
 			if pl.failed {
+				t.pullFailed = true
+			}
+			if !ok {
 				all = false
-				if k.pullBackOff(n, p, pl, now) {
-					changed = true
-				}
-				continue
 			}
-			if pl.done.After(now) {
-				all = false
-				continue
-			}
-			if !k.Registry.Exists(pl.image) {
-				all = false
-				k.pullFailed(n, p, pl)
-				t.pullFailed, changed = true, true
-				continue
-			}
-			size := imageSize(pl.image)
-			k.event(p, n, containerFieldPath(pl.container), api.EventTypeNormal, "Pulled",
-				fmt.Sprintf("Successfully pulled image %q in %s (%s including waiting). Image size: %d bytes.", pl.image, pl.took, pl.took, size))
-			if !nodeHasImage(n, pl.image) {
-				n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: []string{pl.image}, SizeBytes: size})
-				_ = k.c.UpdateNode(n)
-			}
-			pl.container = ""
 		}
 		t.pulled = all
 		if all && t.pullFailed {
@@ -776,7 +833,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			k.c.WakeAt(t.started)
 		}
 	}
-	if !t.running && t.pulled && !t.started.After(now) && k.initialized(n, p, t) {
+	if !t.running && !t.initPending && t.pulled && !t.started.After(now) && k.initialized(n, p, t) {
 		t.running = true
 		changed = true
 		started := t.started
@@ -892,8 +949,16 @@ func maxTime(a, b time.Time) time.Time {
 	return a
 }
 
+// containerNames lists the containers whose readiness makes the pod's
+// (GenerateContainersReadyCondition): the sidecars (restartable init
+// containers) first, then the app containers.
 func containerNames(p *api.Pod) string {
 	var names []string
+	for _, c := range p.Spec.InitContainers {
+		if isSidecar(&c) {
+			names = append(names, c.Name)
+		}
+	}
 	for _, c := range p.Spec.Containers {
 		names = append(names, c.Name)
 	}
@@ -996,6 +1061,44 @@ func parseCIDR4(s string) (base, size uint32, ok bool) {
 const PodReadyToStartContainers = "PodReadyToStartContainers"
 
 var conditionOrder = map[string]int{PodReadyToStartContainers: 0, api.PodInitialized: 1, api.PodReady: 2, api.ContainersReady: 3, api.PodScheduled: 4}
+
+// setContainersCreating puts p's conditions in the kubelet's order and
+// reports every container not started, waiting in ContainerCreating, and
+// the init containers as admitInitContainers does (initcontainers.go): the
+// container statuses generateAPIPodStatus posts before the pod's sandbox
+// has started any container.
+func (k *Kubelets) setContainersCreating(p *api.Pod, now time.Time) {
+	sortPodConditions(p)
+	st := &p.Status
+	st.ContainerStatuses = nil
+	for _, c := range p.Spec.Containers {
+		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{
+			Name: c.Name, Image: c.Image, Started: api.BoolPtr(false),
+			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}},
+		})
+	}
+	k.admitInitContainers(p, now)
+}
+
+// setCreatingStatus writes what the pod worker's generateAPIPodStatus
+// reports for pod p on node n while its containers are being created:
+// hostIP, the QOS class (when not yet set), PodReadyToStartContainers with
+// status sandbox (api.ConditionTrue once the sandbox exists, False while
+// volumes are still being mounted), Initialized True, and Ready and
+// ContainersReady False (ContainersNotReady, "containers with unready
+// status: [a b]"). The caller sorts the conditions (sortPodConditions).
+func setCreatingStatus(n *api.Node, p *api.Pod, sandbox string, now time.Time) {
+	st := &p.Status
+	st.HostIP = internalIP(n)
+	if st.QOSClass == "" {
+		st.QOSClass = api.GetPodQOS(&p.Spec)
+	}
+	p.SetCondition(PodReadyToStartContainers, sandbox, "", "", now)
+	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
+	unready := fmt.Sprintf("containers with unready status: [%s]", containerNames(p))
+	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+}
 
 // sortPodConditions puts the conditions in the order the kubelet reports them.
 func sortPodConditions(p *api.Pod) {

@@ -173,3 +173,79 @@ func TestPassingStartupProbeDelaysStart(t *testing.T) {
 		t.Error("a settled pod keeps its crash loop")
 	}
 }
+
+// TestLivenessKillStopOutcome checks how a container killed after a failed
+// liveness probe ends (stopOutcome): nginx stops at once on its
+// STOPSIGNAL (exit 0, Completed); a process that ignores SIGTERM as PID 1
+// (sleep) runs on for the grace period and is SIGKILLed (137, Error).
+func TestLivenessKillStopOutcome(t *testing.T) {
+	fail := &api.Probe{Handler: map[string]any{"exec": map[string]any{"command": []any{"false"}}}, PeriodSeconds: 5, FailureThreshold: 1}
+	for _, tc := range []struct {
+		name    string
+		c       api.Container
+		grace   int64
+		code    int32
+		reason  string
+		stopped time.Duration // from the kill to finishedAt
+	}{
+		{"nginx", api.Container{Name: "app", Image: "nginx:1.27", ImagePullPolicy: "Never"}, 30, 0, "Completed", 0},
+		{"sleep ignores SIGTERM", api.Container{Name: "app", Image: "busybox:1.36", ImagePullPolicy: "Never", Command: []string{"sleep", "infinity"}}, 30, 137, "Error", 30 * time.Second},
+		{"short grace period", api.Container{Name: "app", Image: "example.com/agent:1", ImagePullPolicy: "Never"}, 5, 137, "Error", 5 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			p := w.pod("p", "node-0", func(p *api.Pod) {
+				c := tc.c
+				c.LivenessProbe = fail
+				p.Spec.Containers = []api.Container{c}
+				p.Spec.TerminationGracePeriodSeconds = api.Int64Ptr(tc.grace)
+			})
+			var killed time.Time
+			for i := 0; i < 200 && killed.IsZero(); i++ {
+				w.advance(500 * time.Millisecond)
+				for _, e := range w.c.EventsFor("Pod", p.UID) {
+					if e.Reason == "Killing" {
+						killed = e.FirstTimestamp
+					}
+				}
+			}
+			if killed.IsZero() {
+				t.Fatal("no Killing event")
+			}
+			if tc.stopped > time.Second {
+				w.advance(tc.stopped - time.Second)
+				if cs := p.Status.ContainerStatuses[0]; cs.State.Running == nil || cs.RestartCount != 0 {
+					t.Fatalf("stopped before the grace period ended: %+v", cs.State)
+				}
+			}
+			w.advance(tc.stopped + time.Second - w.c.Now().Sub(killed))
+			cs := p.Status.ContainerStatuses[0]
+			term := cs.State.Terminated
+			if term == nil && cs.LastState.Terminated != nil {
+				term = cs.LastState.Terminated
+			}
+			if term == nil {
+				t.Fatalf("not terminated: %+v", cs.State)
+			}
+			// The first probe (initialDelaySeconds 0) fails at the
+			// container's start and kills it (failureThreshold 1).
+			if term.ExitCode != tc.code || term.Reason != tc.reason || term.FinishedAt.Sub(term.StartedAt) != tc.stopped {
+				t.Errorf("terminated %d %s %s after the kill; want %d %s %s", term.ExitCode, term.Reason, term.FinishedAt.Sub(term.StartedAt), tc.code, tc.reason, tc.stopped)
+			}
+		})
+	}
+}
+
+// TestCreatingStatusNamesSidecars checks the first Ready condition of a pod
+// with a sidecar: the sidecar is listed before the app containers
+// (GenerateContainersReadyCondition).
+func TestCreatingStatusNamesSidecars(t *testing.T) {
+	w := newWorld(t, "node-0")
+	p := w.pod("p", "node-0", func(p *api.Pod) {
+		p.Spec.InitContainers = []api.Container{{Name: "init", Image: "busybox:1.36", Command: []string{"true"}}, {Name: "side", Image: "nginx:1.27", RestartPolicy: "Always"}}
+	})
+	w.advance(AdmitDelay)
+	if c := p.Condition(api.PodReady); c == nil || c.Message != "containers with unready status: [side app]" {
+		t.Errorf("Ready condition %+v", c)
+	}
+}

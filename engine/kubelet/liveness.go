@@ -14,16 +14,20 @@ import (
 // restarted under the pod's restartPolicy and the container back-off).
 //
 // The probes answer as readiness probes do (probeOutcome in prober.go:
-// exec `false` or `sh -c "exit N"` fails, httpGet / tcpSocket on a port no
-// container of the pod declares fails, anything else passes), and the
+// exec `false` or `sh -c "exit N"` fails, httpGet / tcpSocket / grpc on a
+// port nothing of the pod listens on fails (probeListens), anything else
+// passes), and the
 // answer never changes, so a probe either always passes (nothing to
 // simulate) or always fails. A failing one is planned up front
 // (failingProbe) and played by the crash loop (crash.go step): the first
 // probe at the container's start + initialDelaySeconds, then every
 // periodSeconds, each failure a Warning Unhealthy "Liveness probe failed:
-// OUTPUT" (prober.runProbe), and at the failureThreshold-th consecutive
+// OUTPUT" (or "... errored: ERROR", prober.runProbe), and at the failureThreshold-th consecutive
 // failure Normal Killing "Container NAME failed liveness probe, will be
-// restarted", the container terminated (exit code 137), RESTARTS + 1 and
+// restarted", the container stopped as its image stops (stopOutcome in
+// crash.go: nginx exits 0 at once on its STOPSIGNAL, a process that ignores
+// SIGTERM is SIGKILLed after terminationGracePeriodSeconds, exit 137),
+// RESTARTS + 1 and
 // CrashLoopBackOff as for a crash.
 //
 // The startup probe runs first (worker.doProbe: liveness and readiness
@@ -44,13 +48,13 @@ func failingProbe(p *api.Pod, init bool, i int) *killProbe {
 	c := specContainer(p, init, i)
 	var startupDelay time.Duration
 	if sp := startupProbe(p, init, i); sp != nil {
-		if ok, out := probeOutcome(p, sp, overrideNone); !ok {
+		if ok, out := probeOutcome(p, c, sp, overrideNone); !ok {
 			return newKillProbe("Startup", sp, 0, out)
 		}
 		startupDelay = time.Duration(sp.InitialDelaySeconds) * time.Second
 	}
 	if lp := c.LivenessProbe; lp != nil {
-		if ok, out := probeOutcome(p, lp, overrideNone); !ok {
+		if ok, out := probeOutcome(p, c, lp, overrideNone); !ok {
 			return newKillProbe("Liveness", lp, startupDelay, out)
 		}
 	}

@@ -25,11 +25,18 @@ import (
 // What the simulated probes answer:
 //   - exec: `false`, `/bin/false`, or a shell script (`sh -c "..."`) ending
 //     in `exit N` with N != 0 fail with no output; any other command passes.
-//   - httpGet and tcpSocket: a simulated container listens exactly on the
-//     containerPorts its pod declares, so a probe on a port no container of
-//     the pod declares fails with "connect: connection refused" (a named
-//     port must name a declared port); any other passes.
-//   - grpc passes.
+//   - httpGet, tcpSocket and grpc: see probeListens. A container's ports
+//     list does not restrict what it listens on (it is informational), so
+//     a numeric port passes when some container of the pod declares it,
+//     when an image of the pod is one whose listening ports the simulation
+//     knows (listeningPorts: nginx 80, redis 6379 ...) and the port is one
+//     of them, or when the probed container's image is not in that table
+//     (the app is assumed to listen where it is probed). A known image
+//     probed on a port it does not listen on fails with "connect:
+//     connection refused". A named port resolves only among the probed
+//     container's own ports (probe.ResolveContainerPort); a name it does
+//     not declare makes the probe error ("Liveness probe errored:
+//     strconv.Atoi: parsing \"http\": invalid syntax").
 //
 // Scenario commands `pod unready` / `pod ready` (SetProbeResult) make every
 // readiness probe of a pod fail / pass from the next probe on, whatever its
@@ -45,6 +52,11 @@ import (
 // podProber is the readiness probing state of one pod.
 type podProber struct {
 	containers []containerProber
+	// sidecars are the readiness workers of the restartable init
+	// containers, by init container index (others stay zero): a sidecar's
+	// readiness counts in the pod's, as an app container's does
+	// (status.GenerateContainersReadyCondition).
+	sidecars []containerProber
 }
 
 // containerProber is the readiness worker of one container.
@@ -113,42 +125,59 @@ func (k *Kubelets) SetProbeResult(namespace, name string, ready bool) error {
 	return nil
 }
 
-// newProber builds the readiness workers of a running pod. When resume is
-// true the pod was already being probed (its container statuses carry the
-// readiness so far) and the next probe is the first one after now;
-// otherwise the containers just started and the first probe is at
-// initialDelaySeconds.
+// newProber builds the readiness workers of a running pod: its app
+// containers and its sidecars. When resume is true the pod was already
+// being probed (its container statuses carry the readiness so far) and the
+// next probe is the first one after now; otherwise the containers just
+// started and the first probe is at initialDelaySeconds.
 func (k *Kubelets) newProber(p *api.Pod, resume bool) *podProber {
 	now := k.c.Now()
-	pr := &podProber{containers: make([]containerProber, len(p.Spec.Containers))}
-	for i, c := range p.Spec.Containers {
-		cp := &pr.containers[i]
-		var started time.Time
+	pr := &podProber{containers: make([]containerProber, len(p.Spec.Containers)), sidecars: make([]containerProber, len(p.Spec.InitContainers))}
+	for i := range p.Spec.Containers {
+		var cs *api.ContainerStatus
 		if i < len(p.Status.ContainerStatuses) {
-			cs := p.Status.ContainerStatuses[i]
-			cp.ready = resume && cs.Ready
-			if cs.State.Running != nil {
-				started = cs.State.Running.StartedAt
-			}
+			cs = &p.Status.ContainerStatuses[i]
 		}
-		rp := c.ReadinessProbe
-		if rp == nil {
+		pr.containers[i].start(p.Spec.Containers[i].ReadinessProbe, cs, resume, now)
+	}
+	for i := range p.Spec.InitContainers {
+		if !isSidecar(&p.Spec.InitContainers[i]) {
 			continue
 		}
-		if started.IsZero() {
-			started = now
+		var cs *api.ContainerStatus
+		if i < len(p.Status.InitContainerStatuses) {
+			cs = &p.Status.InitContainerStatuses[i]
 		}
-		first := started.Add(time.Duration(rp.InitialDelaySeconds) * time.Second)
-		cp.next = first
-		if resume && !first.After(now) {
-			period := probePeriod(rp)
-			cp.next = first.Add((now.Sub(first)/period + 1) * period)
-		}
-		if cp.ready {
-			cp.succ = int(max(rp.SuccessThreshold, 1))
-		}
+		pr.sidecars[i].start(p.Spec.InitContainers[i].ReadinessProbe, cs, resume, now)
 	}
 	return pr
+}
+
+// start sets up the readiness worker of a container with readiness probe
+// rp (nil: none) and status cs (nil: none yet); see newProber.
+func (cp *containerProber) start(rp *api.Probe, cs *api.ContainerStatus, resume bool, now time.Time) {
+	var started time.Time
+	if cs != nil {
+		cp.ready = resume && cs.Ready
+		if cs.State.Running != nil {
+			started = cs.State.Running.StartedAt
+		}
+	}
+	if rp == nil {
+		return
+	}
+	if started.IsZero() {
+		started = now
+	}
+	first := started.Add(time.Duration(rp.InitialDelaySeconds) * time.Second)
+	cp.next = first
+	if resume && !first.After(now) {
+		period := probePeriod(rp)
+		cp.next = first.Add((now.Sub(first)/period + 1) * period)
+	}
+	if cp.ready {
+		cp.succ = int(max(rp.SuccessThreshold, 1))
+	}
 }
 
 func probePeriod(rp *api.Probe) time.Duration {
@@ -158,11 +187,21 @@ func probePeriod(rp *api.Probe) time.Duration {
 // probesFail reports whether some readiness probe of the pod fails as
 // written (without override).
 func (k *Kubelets) probesFail(p *api.Pod) bool {
+	fails := func(c *api.Container) bool {
+		if c.ReadinessProbe == nil {
+			return false
+		}
+		ok, _ := k.probeResult(p, c, overrideNone)
+		return !ok
+	}
 	for i := range p.Spec.Containers {
-		if c := &p.Spec.Containers[i]; c.ReadinessProbe != nil {
-			if ok, _ := k.probeResult(p, c, overrideNone); !ok {
-				return true
-			}
+		if fails(&p.Spec.Containers[i]) {
+			return true
+		}
+	}
+	for i := range p.Spec.InitContainers {
+		if c := &p.Spec.InitContainers[i]; isSidecar(c) && fails(c) {
+			return true
 		}
 	}
 	return false
@@ -176,6 +215,11 @@ func (k *Kubelets) needsProber(p *api.Pod) bool {
 	}
 	for _, c := range p.Spec.Containers {
 		if c.ReadinessProbe != nil {
+			return true
+		}
+	}
+	for _, c := range p.Spec.InitContainers {
+		if isSidecar(&c) && c.ReadinessProbe != nil {
 			return true
 		}
 	}
@@ -194,55 +238,25 @@ func (k *Kubelets) probe(n *api.Node, p *api.Pod) bool {
 	o := k.overrides[p.UID]
 	settled := o == overrideNone
 	for i := range p.Spec.Containers {
-		c := &p.Spec.Containers[i]
-		cp := &pr.containers[i]
-		rp := c.ReadinessProbe
-		if rp == nil {
-			want := o != overrideFail
-			if cp.ready != want {
-				cp.ready = want
-				if !want {
-					k.event(p, n, containerFieldPath(c.Name), api.EventTypeWarning, "Unhealthy", "Readiness probe failed: ")
-				}
-			}
-			settled = settled && cp.ready
-			continue
-		}
-		if cp.next.IsZero() {
-			continue
-		}
-		period := probePeriod(rp)
-		if behind := now.Sub(cp.next); behind > period {
-			// The kubelet was stopped: probing resumes now, not with a
-			// burst of the missed probes.
-			cp.next = cp.next.Add(behind / period * period)
-		}
-		for !cp.next.After(now) {
-			ok, out := k.probeResult(p, c, o)
-			if ok {
-				cp.fails, cp.succ = 0, cp.succ+1
-				if !cp.ready && cp.succ >= int(max(rp.SuccessThreshold, 1)) {
-					cp.ready = true
-				}
-			} else {
-				cp.succ, cp.fails = 0, cp.fails+1
-				k.event(p, n, containerFieldPath(c.Name), api.EventTypeWarning, "Unhealthy", "Readiness probe failed: "+out)
-				if cp.ready && cp.fails >= int(max(rp.FailureThreshold, 1)) {
-					cp.ready = false
-				}
-			}
-			cp.next = cp.next.Add(period)
-		}
-		if !cp.ready {
+		if !k.probeContainer(n, p, &p.Spec.Containers[i], &pr.containers[i], containerFieldPath(p.Spec.Containers[i].Name), o, now) {
 			settled = false
-		} else if ok, _ := k.probeResult(p, c, o); !ok {
+		}
+	}
+	for i := range p.Spec.InitContainers {
+		c := &p.Spec.InitContainers[i]
+		if !isSidecar(c) || c.ReadinessProbe == nil || i >= len(pr.sidecars) {
+			continue // a sidecar without probe is ready once started (crash.go)
+		}
+		if !k.probeContainer(n, p, c, &pr.sidecars[i], initFieldPath(c.Name), o, now) {
 			settled = false
 		}
 	}
 	if !settled {
-		for _, cp := range pr.containers {
-			if !cp.next.IsZero() {
-				k.c.WakeAt(cp.next)
+		for _, list := range [][]containerProber{pr.containers, pr.sidecars} {
+			for _, cp := range list {
+				if !cp.next.IsZero() {
+					k.c.WakeAt(cp.next)
+				}
 			}
 		}
 	}
@@ -253,6 +267,53 @@ func (k *Kubelets) probe(n *api.Node, p *api.Pod) bool {
 	return changed
 }
 
+// probeContainer runs the due readiness probes of container c (worker
+// cp, events under field path fp) up to now; it reports whether the
+// container's readiness is settled (ready, and its probe keeps passing).
+func (k *Kubelets) probeContainer(n *api.Node, p *api.Pod, c *api.Container, cp *containerProber, fp string, o probeOverride, now time.Time) bool {
+	rp := c.ReadinessProbe
+	if rp == nil {
+		want := o != overrideFail
+		if cp.ready != want {
+			cp.ready = want
+			if !want {
+				k.event(p, n, fp, api.EventTypeWarning, "Unhealthy", "Readiness probe failed: ")
+			}
+		}
+		return cp.ready
+	}
+	if cp.next.IsZero() {
+		return true
+	}
+	period := probePeriod(rp)
+	if behind := now.Sub(cp.next); behind > period {
+		// The kubelet was stopped: probing resumes now, not with a
+		// burst of the missed probes.
+		cp.next = cp.next.Add(behind / period * period)
+	}
+	for !cp.next.After(now) {
+		ok, out := k.probeResult(p, c, o)
+		if ok {
+			cp.fails, cp.succ = 0, cp.succ+1
+			if !cp.ready && cp.succ >= int(max(rp.SuccessThreshold, 1)) {
+				cp.ready = true
+			}
+		} else {
+			cp.succ, cp.fails = 0, cp.fails+1
+			k.event(p, n, fp, api.EventTypeWarning, "Unhealthy", "Readiness probe "+out)
+			if cp.ready && cp.fails >= int(max(rp.FailureThreshold, 1)) {
+				cp.ready = false
+			}
+		}
+		cp.next = cp.next.Add(period)
+	}
+	if !cp.ready {
+		return false
+	}
+	ok, _ := k.probeResult(p, c, o)
+	return ok
+}
+
 // writeReadiness copies the prober's container readiness into the pod
 // status and derives the ContainersReady and Ready conditions
 // (status.GenerateContainersReadyCondition / GeneratePodReadyCondition:
@@ -260,6 +321,24 @@ func (k *Kubelets) probe(n *api.Node, p *api.Pod) bool {
 func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool {
 	changed := false
 	var unready []string
+	for i, c := range p.Spec.InitContainers {
+		if !isSidecar(&c) || i >= len(p.Status.InitContainerStatuses) || i >= len(pr.sidecars) {
+			continue
+		}
+		cs := &p.Status.InitContainerStatuses[i]
+		r := cs.State.Running != nil
+		if c.ReadinessProbe != nil {
+			r = r && pr.sidecars[i].ready
+			if cs.Ready != r {
+				cs.Ready, changed = r, true
+			}
+		} else {
+			r = r && cs.Ready
+		}
+		if !r {
+			unready = append(unready, cs.Name)
+		}
+	}
 	for i := range p.Status.ContainerStatuses {
 		if i >= len(pr.containers) {
 			break
@@ -293,20 +372,27 @@ func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool
 // probeResult is the outcome of one readiness probe of container c and the
 // output the kubelet puts in the Unhealthy event when it fails.
 func (k *Kubelets) probeResult(p *api.Pod, c *api.Container, o probeOverride) (bool, string) {
-	return probeOutcome(p, c.ReadinessProbe, o)
+	return probeOutcome(p, c, c.ReadinessProbe, o)
 }
 
 // probeOutcome is the outcome of one probe rp (readiness, liveness or
-// startup) of a container of pod p, under override o, and the output the
-// kubelet puts in the Unhealthy event when it fails.
-func probeOutcome(p *api.Pod, rp *api.Probe, o probeOverride) (bool, string) {
+// startup) of container c of pod p, under override o, and, when it does
+// not pass, what the kubelet's Unhealthy event says after "<Kind> probe ":
+// "failed: <output>" for a probe that ran and failed, "errored: <error>"
+// for one that could not run (prober.runProbe / prober.probe: an
+// unresolvable named port).
+func probeOutcome(p *api.Pod, c *api.Container, rp *api.Probe, o probeOverride) (bool, string) {
 	if o == overridePass {
 		return true, ""
 	}
 	ip := p.Status.PodIP
 	if h, ok := rp.Handler["httpGet"].(map[string]any); ok {
-		port, declared := probePort(p, h["port"])
-		if !declared {
+		port, err := resolveContainerPort(c, h["port"])
+		if err != nil {
+			return false, "errored: " + err.Error()
+		}
+		ps := strconv.Itoa(port)
+		if !probeListens(p, c, port) {
 			host := ip
 			if s, ok := h["host"].(string); ok && s != "" {
 				host = s
@@ -320,64 +406,149 @@ func probeOutcome(p *api.Pod, rp *api.Probe, o probeOverride) (bool, string) {
 				path = "/" + path
 			}
 			// prober.runProbe wraps the HTTP client's error: Get "URL": dial tcp ...
-			return false, fmt.Sprintf("Get %q: dial tcp %s:%s: connect: connection refused", scheme+"://"+host+":"+port+path, host, port)
+			return false, fmt.Sprintf("failed: Get %q: dial tcp %s:%s: connect: connection refused", scheme+"://"+host+":"+ps+path, host, ps)
 		}
 		if o == overrideFail {
 			// probe/http DoHTTPProbe: a status outside 200-399
-			return false, "HTTP probe failed with statuscode: 503"
+			return false, "failed: HTTP probe failed with statuscode: 503"
 		}
 		return true, ""
 	}
 	if h, ok := rp.Handler["tcpSocket"].(map[string]any); ok {
-		port, declared := probePort(p, h["port"])
-		if !declared || o == overrideFail {
-			return false, fmt.Sprintf("dial tcp %s:%s: connect: connection refused", ip, port)
+		port, err := resolveContainerPort(c, h["port"])
+		if err != nil {
+			return false, "errored: " + err.Error()
+		}
+		if !probeListens(p, c, port) || o == overrideFail {
+			return false, fmt.Sprintf("failed: dial tcp %s:%d: connect: connection refused", ip, port)
 		}
 		return true, ""
 	}
 	if h, ok := rp.Handler["exec"].(map[string]any); ok {
 		if o == overrideFail || commandFails(anyStrings(h["command"])) {
-			return false, ""
+			return false, "failed: "
 		}
 		return true, ""
 	}
-	if _, ok := rp.Handler["grpc"]; ok && o == overrideFail {
-		port, _ := probePort(p, rp.Handler["grpc"].(map[string]any)["port"])
-		return false, fmt.Sprintf("timeout: failed to connect service %q within 1s", ip+":"+port)
+	if h, ok := rp.Handler["grpc"].(map[string]any); ok {
+		// grpc.port is a number (no named ports); the same listening
+		// rule as tcpSocket.
+		port, err := resolveContainerPort(c, h["port"])
+		if err != nil {
+			return false, "errored: " + err.Error()
+		}
+		if !probeListens(p, c, port) || o == overrideFail {
+			return false, fmt.Sprintf("failed: timeout: failed to connect service %q within 1s", ip+":"+strconv.Itoa(port))
+		}
+		return true, ""
 	}
-	return o != overrideFail, ""
+	if o == overrideFail {
+		return false, "failed: "
+	}
+	return true, ""
 }
 
-// probePort resolves a probe's port (a number or a container port name)
-// and reports whether a container of the pod declares it.
-func probePort(p *api.Pod, v any) (string, bool) {
-	var num int64 = -1
-	name := ""
+// resolveContainerPort mirrors pkg/probe/util.go ResolveContainerPort: a
+// number is taken as is; a name is looked up among container c's own
+// ports (findPortByName), and failing that parsed as a number in a string
+// ("last ditch effort"), whose error is returned as is (`strconv.Atoi:
+// parsing "http": invalid syntax`); a port outside 1-65535 is "invalid
+// port number: N".
+func resolveContainerPort(c *api.Container, v any) (int, error) {
+	port := -1
 	switch x := v.(type) {
 	case int:
-		num = int64(x)
+		port = x
 	case int64:
-		num = x
+		port = int(x)
 	case float64:
-		num = int64(x)
+		port = int(x)
 	case string:
-		if n, err := strconv.ParseInt(x, 10, 32); err == nil {
-			num = n
-		} else {
-			name = x
-		}
-	}
-	for _, c := range p.Spec.Containers {
+		found := false
 		for _, cp := range c.Ports {
-			if (name != "" && cp.Name == name) || (name == "" && int64(cp.ContainerPort) == num) {
-				return strconv.Itoa(int(cp.ContainerPort)), true
+			if cp.Name == x {
+				port, found = int(cp.ContainerPort), true
+				break
+			}
+		}
+		if !found {
+			n, err := strconv.Atoi(x)
+			if err != nil {
+				return n, err
+			}
+			port = n
+		}
+	default:
+		return port, fmt.Errorf("intOrString had no kind: %+v", v)
+	}
+	if port > 0 && port < 65536 {
+		return port, nil
+	}
+	return port, fmt.Errorf("invalid port number: %v", port)
+}
+
+// listeningPorts are the TCP ports well-known images listen on with their
+// default command, by normalized repository (NormalizeImage without tag).
+// Sources: the images' Dockerfiles (EXPOSE) and default configurations.
+var listeningPorts = map[string][]int{
+	"docker.io/library/nginx":                       {80},
+	"docker.io/library/httpd":                       {80},
+	"docker.io/library/redis":                       {6379},
+	"docker.io/library/memcached":                   {11211},
+	"docker.io/library/postgres":                    {5432},
+	"docker.io/library/mysql":                       {3306, 33060},
+	"docker.io/library/elasticsearch":               {9200, 9300},
+	"docker.elastic.co/elasticsearch/elasticsearch": {9200, 9300},
+	"quay.io/prometheus/node-exporter":              {9100},
+	"docker.io/prom/node-exporter":                  {9100},
+	"quay.io/prometheus/prometheus":                 {9090},
+	"docker.io/prom/prometheus":                     {9090},
+	"cr.fluentbit.io/fluent/fluent-bit":             {2020},
+	"docker.io/fluent/fluent-bit":                   {2020},
+	"registry.k8s.io/coredns/coredns":               {53, 8080, 8181, 9153},
+	"docker.io/coredns/coredns":                     {53, 8080, 8181, 9153},
+}
+
+// knownPorts returns the ports container c's image listens on and whether
+// the simulation knows them: only for an image of listeningPorts run with
+// its default command (a command of its own may start anything).
+func knownPorts(c *api.Container) ([]int, bool) {
+	if len(c.Command) > 0 {
+		return nil, false
+	}
+	ports, ok := listeningPorts[repository(NormalizeImage(c.Image))]
+	return ports, ok
+}
+
+// probeListens reports whether something in pod p answers on port when
+// container c is probed there. The containers of a pod share one network
+// namespace, so a port counts as listening when any container of the pod
+// (sidecars included) declares it in its ports, or any container's image
+// is a known one listening there (knownPorts); and when the probed
+// container's own image is not a known one, the simulation assumes its
+// app listens where it is probed. A known image probed on a port nothing
+// listens on is refused.
+func probeListens(p *api.Pod, c *api.Container, port int) bool {
+	if _, known := knownPorts(c); !known {
+		return true
+	}
+	for _, list := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
+		for i := range list {
+			for _, cp := range list[i].Ports {
+				if int(cp.ContainerPort) == port {
+					return true
+				}
+			}
+			if ports, ok := knownPorts(&list[i]); ok {
+				for _, q := range ports {
+					if q == port {
+						return true
+					}
+				}
 			}
 		}
 	}
-	if name != "" {
-		return name, false
-	}
-	return strconv.FormatInt(num, 10), false
+	return false
 }
 
 // anyStrings converts a decoded YAML sequence to strings.

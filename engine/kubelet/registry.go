@@ -170,6 +170,27 @@ func nextBackOff(cur time.Duration, lastUpdate, now time.Time, initial, maxDelay
 	return min(2*cur, maxDelay)
 }
 
+// fieldPath is the field path of the pulled container's events.
+func (pl *pull) fieldPath() string {
+	if pl.init {
+		return initFieldPath(pl.container)
+	}
+	return containerFieldPath(pl.container)
+}
+
+// status is the status of the pulled container in pod p, or nil.
+func (pl *pull) status(p *api.Pod) *api.ContainerStatus {
+	if !pl.init {
+		return containerStatus(p, pl.container)
+	}
+	for i := range p.Status.InitContainerStatuses {
+		if p.Status.InitContainerStatuses[i].Name == pl.container {
+			return &p.Status.InitContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
 // containerStatus returns the status of the container named name.
 func containerStatus(p *api.Pod, name string) *api.ContainerStatus {
 	for i := range p.Status.ContainerStatuses {
@@ -187,11 +208,11 @@ func containerStatus(p *api.Pod, name string) *api.ContainerStatus {
 // image back-off moved on (backOff.Next). The pod worker syncs the pod
 // again podWorkerResync later.
 func (k *Kubelets) pullFailed(n *api.Node, p *api.Pod, pl *pull) {
-	fp := containerFieldPath(pl.container)
+	fp := pl.fieldPath()
 	pl.err = k.Registry.pullError(pl.image)
 	k.event(p, n, fp, api.EventTypeWarning, "Failed", fmt.Sprintf("Failed to pull image %q: %s", pl.image, pl.err))
 	k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ErrImagePull")
-	if cs := containerStatus(p, pl.container); cs != nil {
+	if cs := pl.status(p); cs != nil {
 		cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ErrImagePull", Message: pl.err}}
 	}
 	pl.backoff = nextBackOff(pl.backoff, pl.lastUpdate, pl.done, ImageBackOffInitial, ImageBackOffMax)
@@ -211,14 +232,14 @@ func (k *Kubelets) pullFailed(n *api.Node, p *api.Pod, pl *pull) {
 // pulls again (Pulling). It reports whether the pod status changed.
 func (k *Kubelets) pullBackOff(n *api.Node, p *api.Pod, pl *pull, now time.Time) bool {
 	changed := false
-	fp := containerFieldPath(pl.container)
+	fp := pl.fieldPath()
 	for pl.failed && !pl.nextSync.After(now) {
 		at := pl.nextSync
 		if at.Sub(pl.lastUpdate) < pl.backoff {
 			msg := fmt.Sprintf("Back-off pulling image %q", pl.image)
 			k.event(p, n, fp, api.EventTypeNormal, "BackOff", msg)
 			k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ImagePullBackOff")
-			if cs := containerStatus(p, pl.container); cs != nil && (cs.State.Waiting == nil || cs.State.Waiting.Reason != "ImagePullBackOff") {
+			if cs := pl.status(p); cs != nil && (cs.State.Waiting == nil || cs.State.Waiting.Reason != "ImagePullBackOff") {
 				cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: msg + ": ErrImagePull: " + pl.err}}
 				changed = true
 			}

@@ -323,8 +323,11 @@ func TestReadinessProbeNeverPasses(t *testing.T) {
 	}{
 		{"exec false", map[string]any{"exec": map[string]any{"command": []any{"false"}}}, "Unhealthy Readiness probe failed: "},
 		{"exec exit 1", map[string]any{"exec": map[string]any{"command": []any{"sh", "-c", "exit 1"}}}, "Unhealthy Readiness probe failed: "},
-		{"httpGet on an undeclared port", map[string]any{"httpGet": map[string]any{"port": int64(8080), "path": "/ready"}}, `Unhealthy Readiness probe failed: Get "http://10.244.0.2:8080/ready": dial tcp 10.244.0.2:8080: connect: connection refused`},
-		{"tcpSocket on an undeclared port", map[string]any{"tcpSocket": map[string]any{"port": "metrics"}}, "Unhealthy Readiness probe failed: dial tcp 10.244.0.2:metrics: connect: connection refused"},
+		{"httpGet on an undeclared port of nginx", map[string]any{"httpGet": map[string]any{"port": int64(8080), "path": "/ready"}}, `Unhealthy Readiness probe failed: Get "http://10.244.0.2:8080/ready": dial tcp 10.244.0.2:8080: connect: connection refused`},
+		{"httpGet on a port nginx does not listen on", map[string]any{"httpGet": map[string]any{"port": int64(8080), "path": "ready"}}, `Unhealthy Readiness probe failed: Get "http://10.244.0.2:8080/ready": dial tcp 10.244.0.2:8080: connect: connection refused`},
+		{"tcpSocket on a port nginx does not listen on", map[string]any{"tcpSocket": map[string]any{"port": int64(6379)}}, "Unhealthy Readiness probe failed: dial tcp 10.244.0.2:6379: connect: connection refused"},
+		{"grpc on a port nginx does not listen on", map[string]any{"grpc": map[string]any{"port": int64(9000)}}, `Unhealthy Readiness probe failed: timeout: failed to connect service "10.244.0.2:9000" within 1s`},
+		{"tcpSocket on a name the container does not declare", map[string]any{"tcpSocket": map[string]any{"port": "metrics"}}, `Unhealthy Readiness probe errored: strconv.Atoi: parsing "metrics": invalid syntax`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, "node-0")
@@ -339,6 +342,43 @@ func TestReadinessProbeNeverPasses(t *testing.T) {
 			}
 			if n := countEvents(w, p, tc.event); n < 11 {
 				t.Errorf("%d events %q in 2 minutes; events %v", n, tc.event, events(w.c, p))
+			}
+		})
+	}
+}
+
+// Probes on ports: a container's ports list does not restrict what it
+// listens on (probeListens).
+func TestProbePortsListening(t *testing.T) {
+	tcp := func(port any) map[string]any { return map[string]any{"tcpSocket": map[string]any{"port": port}} }
+	http := func(port any) map[string]any {
+		return map[string]any{"httpGet": map[string]any{"port": port, "path": "/"}}
+	}
+	for _, tc := range []struct {
+		name    string
+		image   string
+		ports   []api.ContainerPort
+		handler map[string]any
+		ok      bool
+		out     string
+	}{
+		{"nginx on 80, nothing declared", "nginx:1.27", nil, http(int64(80)), true, ""},
+		{"nginx on 8080", "nginx:1.27", nil, http(int64(8080)), false, `failed: Get "http://10.244.0.2:8080/": dial tcp 10.244.0.2:8080: connect: connection refused`},
+		{"nginx on 8080, declared", "nginx:1.27", []api.ContainerPort{{ContainerPort: 8080}}, http(int64(8080)), true, ""},
+		{"bitnami nginx is not the official image", "bitnami/nginx:1.27", nil, tcp(int64(8080)), true, ""},
+		{"unknown image on any port", "example.com/agent:1", nil, tcp(int64(7777)), true, ""},
+		{"node-exporter on 9100", "quay.io/prometheus/node-exporter:v1.8.2", nil, http(int64(9100)), true, ""},
+		{"named port declared", "redis:7", []api.ContainerPort{{Name: "db", ContainerPort: 6379}}, tcp("db"), true, ""},
+		{"named port of an unknown image, undeclared", "example.com/agent:1", nil, tcp("metrics"), false, `errored: strconv.Atoi: parsing "metrics": invalid syntax`},
+		{"number in a string", "redis:7", nil, tcp("6379"), true, ""},
+		{"port 0", "example.com/agent:1", nil, tcp(int64(0)), false, "errored: invalid port number: 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := api.Container{Name: "c", Image: tc.image, Ports: tc.ports}
+			p := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{c}}, Status: api.PodStatus{PodIP: "10.244.0.2"}}
+			ok, out := probeOutcome(p, &p.Spec.Containers[0], &api.Probe{Handler: tc.handler}, overrideNone)
+			if ok != tc.ok || out != tc.out {
+				t.Errorf("probeOutcome = %v, %q; want %v, %q", ok, out, tc.ok, tc.out)
 			}
 		})
 	}

@@ -147,25 +147,8 @@ func (k *Kubelets) volumesPending(n *api.Node, p *api.Pod) bool {
 // waiting in ContainerCreating (init containers: PodInitializing),
 // PodReadyToStartContainers False (no sandbox yet), not Ready.
 func (k *Kubelets) writeWaitingForVolumes(n *api.Node, p *api.Pod, now time.Time) {
-	st := &p.Status
-	st.HostIP = internalIP(n)
-	if st.QOSClass == "" {
-		st.QOSClass = api.GetPodQOS(&p.Spec)
-	}
-	p.SetCondition(PodReadyToStartContainers, api.ConditionFalse, "", "", now)
-	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
-	unready := fmt.Sprintf("containers with unready status: [%s]", containerNames(p))
-	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	sortPodConditions(p)
-	st.ContainerStatuses = nil
-	for _, c := range p.Spec.Containers {
-		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{
-			Name: c.Name, Image: c.Image, Started: api.BoolPtr(false),
-			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}},
-		})
-	}
-	k.admitInitContainers(p, now)
+	setCreatingStatus(n, p, api.ConditionFalse, now)
+	k.setContainersCreating(p, now)
 	_ = k.c.UpdatePod(p)
 }
 

@@ -99,39 +99,21 @@ func (d *decoder) boolp(n *yaml.Node, path, owner string) *bool {
 // (`Secret in version "v1" cannot be handled as a Secret: illegal base64
 // data at input byte 4`).
 func (d *decoder) bytesMap(n *yaml.Node, path, owner string) map[string][]byte {
-	n = d.resolve(n)
-	if n == nil {
-		return nil
-	}
-	d.record(path, n)
-	kvs, ok := d.fields(n, path, owner, "map[string][]uint8")
-	if !ok || len(kvs) == 0 {
-		return nil
-	}
-	m := make(map[string][]byte, len(kvs))
-	for _, kv := range kvs {
-		p := join(path, kv[0].Value)
-		v := d.resolve(kv[1])
-		if v == nil {
-			continue
-		}
-		d.record(p, v)
+	return decodeMap(d, n, path, owner, "map[string][]uint8", func(v *yaml.Node, p string) ([]byte, bool) {
 		if v.Kind == yaml.ScalarNode && scalarKind(v) == "null" {
-			m[kv[0].Value] = nil
-			continue
+			return nil, true
 		}
 		if v.Kind != yaml.ScalarNode || scalarKind(v) != "string" {
 			d.typeErrAt(v, p, path, owner, "[]uint8")
-			continue
+			return nil, false
 		}
 		b, err := base64.StdEncoding.DecodeString(v.Value)
 		if err != nil {
 			d.badRequest(v, p, err.Error(), "values under "+path+" are base64: encode them (`echo -n 'value' | base64`), or write plain text under stringData instead")
-			continue
+			return nil, false
 		}
-		m[kv[0].Value] = b
-	}
-	return m
+		return b, true
+	})
 }
 
 // setDefaultsConfigObject defaults a ServiceAccount, ConfigMap or Secret

@@ -639,16 +639,33 @@ func (d *decoder) strings(n *yaml.Node, path, owner string) []string {
 }
 
 func (d *decoder) stringMap(n *yaml.Node, path, owner string) map[string]string {
+	return decodeMap(d, n, path, owner, "map[string]string", func(v *yaml.Node, p string) (string, bool) {
+		if v.Kind != yaml.ScalarNode || (scalarKind(v) != "string" && scalarKind(v) != "null") {
+			d.typeErrAt(v, p, path, owner, "string")
+			return "", false
+		}
+		return d.str(v, p, owner), true
+	})
+}
+
+// decodeMap decodes mapping n at path into a map[string]V, as
+// encoding/json decodes a Go map of goType (e.g. "map[string]string",
+// named in type errors): nil when n is absent (or an alias past the
+// aliasing limit), when d.fields rejects it, or when it has no entries;
+// otherwise each entry whose value resolves is recorded at path.key and
+// passed to value, which reports its own errors and returns ok=false to
+// leave the key out.
+func decodeMap[V any](d *decoder, n *yaml.Node, path, owner, goType string, value func(v *yaml.Node, p string) (V, bool)) map[string]V {
 	n = d.resolve(n)
 	if n == nil {
 		return nil
 	}
 	d.record(path, n)
-	kvs, ok := d.fields(n, path, owner, "map[string]string")
+	kvs, ok := d.fields(n, path, owner, goType)
 	if !ok || len(kvs) == 0 {
 		return nil
 	}
-	m := make(map[string]string, len(kvs))
+	m := make(map[string]V, len(kvs))
 	for _, kv := range kvs {
 		p := join(path, kv[0].Value)
 		v := d.resolve(kv[1])
@@ -656,11 +673,9 @@ func (d *decoder) stringMap(n *yaml.Node, path, owner string) map[string]string 
 			continue
 		}
 		d.record(p, v)
-		if v.Kind != yaml.ScalarNode || (scalarKind(v) != "string" && scalarKind(v) != "null") {
-			d.typeErrAt(v, p, path, owner, "string")
-			continue
+		if val, ok := value(v, p); ok {
+			m[kv[0].Value] = val
 		}
-		m[kv[0].Value] = d.str(v, p, owner)
 	}
 	return m
 }

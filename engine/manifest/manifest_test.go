@@ -53,6 +53,21 @@ func decodeErr(t *testing.T, text string) *Error {
 	return me
 }
 
+// checkDecodeErr fails t unless decoding text fails with exactly the
+// message want and every diagnostic has a line and a column.
+func checkDecodeErr(t *testing.T, text, want string) {
+	t.Helper()
+	e := decodeErr(t, text)
+	if got := e.Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, d := range e.Diagnostics {
+		if d.Line == 0 || d.Column == 0 {
+			t.Errorf("no position: %+v", d)
+		}
+	}
+}
+
 // TestSeeds decodes the seed articles' manifests, re-indented, under
 // testdata/seeds (also written to examples/manifests for the scenarios).
 func TestSeeds(t *testing.T) {

@@ -113,15 +113,7 @@ func TestValidatePodAffinityAndSpread(t *testing.T) {
 				}
 				return
 			}
-			e := decodeErr(t, text)
-			if got := e.Error(); got != tc.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
-			}
-			for _, d := range e.Diagnostics {
-				if d.Line == 0 || d.Column == 0 {
-					t.Errorf("no position: %+v", d)
-				}
-			}
+			checkDecodeErr(t, text, tc.want)
 		})
 	}
 }

@@ -88,6 +88,23 @@ func runCase(t *testing.T, c *cluster.Cluster, existing []existingPod, in func(p
 	return p
 }
 
+// checkPlacement fails t unless p is bound to wantNode ("" for still
+// pending) and, when wantMsg is not empty, its PodScheduled message is
+// wantMsg.
+func checkPlacement(t *testing.T, p *api.Pod, wantNode, wantMsg string) {
+	t.Helper()
+	if p.Spec.NodeName != wantNode {
+		t.Errorf("bound to %q, want %q (message %q)", p.Spec.NodeName, wantNode, scheduledMessage(p))
+	}
+	if wantMsg != "" {
+		if got := scheduledMessage(p); got != wantMsg {
+			t.Errorf("message\n got %q\nwant %q", got, wantMsg)
+		}
+	}
+}
+
+// scheduledMessage is the message of p's PodScheduled condition, "" when
+// it has none.
 func scheduledMessage(p *api.Pod) string {
 	if c := p.Condition(api.PodScheduled); c != nil {
 		return c.Message
@@ -280,14 +297,7 @@ func TestInterPodAffinityFilter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := zonedCluster(t)
 			p := runCase(t, c, tc.existing, tc.in)
-			if p.Spec.NodeName != tc.wantNode {
-				t.Errorf("bound to %q, want %q (message %q)", p.Spec.NodeName, tc.wantNode, scheduledMessage(p))
-			}
-			if tc.wantMsg != "" {
-				if got := scheduledMessage(p); got != tc.wantMsg {
-					t.Errorf("message\n got %q\nwant %q", got, tc.wantMsg)
-				}
-			}
+			checkPlacement(t, p, tc.wantNode, tc.wantMsg)
 		})
 	}
 }

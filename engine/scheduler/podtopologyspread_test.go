@@ -179,14 +179,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := spreadCluster(t, tc.tainted...)
 			p := runCase(t, c, tc.existing, tc.in)
-			if p.Spec.NodeName != tc.wantNode {
-				t.Errorf("bound to %q, want %q (message %q)", p.Spec.NodeName, tc.wantNode, scheduledMessage(p))
-			}
-			if tc.wantMsg != "" {
-				if got := scheduledMessage(p); got != tc.wantMsg {
-					t.Errorf("message\n got %q\nwant %q", got, tc.wantMsg)
-				}
-			}
+			checkPlacement(t, p, tc.wantNode, tc.wantMsg)
 		})
 	}
 }

@@ -62,7 +62,7 @@ func (s *Scheduler) postFilter(cy *cycle, p *api.Pod, fe *fitError, affinity api
 		// preempted for again; otherwise terminating victims there block.
 		if st, ok := fe.statuses[nom]; ok && st.resolvable {
 			for _, q := range s.c.PodsOnNode(nom) {
-				if priority(q) < priority(p) && terminatingByPreemption(q) {
+				if api.PodPriority(q) < api.PodPriority(p) && terminatingByPreemption(q) {
 					return postFilterResult{msg: "preemption: " + msgNotEligibleTerminating}
 				}
 			}
@@ -117,7 +117,7 @@ func (s *Scheduler) waitingForVictims(p *api.Pod) bool {
 		return false
 	}
 	for _, q := range s.c.PodsOnNode(nom) {
-		if priority(q) < priority(p) && terminatingByPreemption(q) {
+		if api.PodPriority(q) < api.PodPriority(p) && terminatingByPreemption(q) {
 			return true
 		}
 	}
@@ -136,7 +136,7 @@ func (s *Scheduler) selectVictimsOnNode(cy *cycle, p *api.Pod, n *api.Node, cpu,
 	ni := cy.info(n).clone()
 	var potential []*api.Pod
 	for _, q := range ni.pods {
-		if priority(q) < priority(p) {
+		if api.PodPriority(q) < api.PodPriority(p) {
 			potential = append(potential, q)
 		}
 	}
@@ -165,7 +165,7 @@ func (s *Scheduler) selectVictimsOnNode(cy *cycle, p *api.Pod, n *api.Node, cpu,
 // then the earlier start time (status.startTime, else creation); the name
 // breaks remaining ties so the order is deterministic.
 func moreImportantPod(a, b *api.Pod) bool {
-	if pa, pb := priority(a), priority(b); pa != pb {
+	if pa, pb := api.PodPriority(a), api.PodPriority(b); pa != pb {
 		return pa > pb
 	}
 	if sa, sb := podStartTime(a), podStartTime(b); !sa.Equal(sb) {
@@ -209,20 +209,20 @@ func pickOneNodeForPreemption(cands []candidate) candidate {
 		cands = out
 	}
 	// victims are sorted most important first.
-	keep(func(c candidate) int64 { return -int64(priority(c.victims[0])) })
+	keep(func(c candidate) int64 { return -int64(api.PodPriority(c.victims[0])) })
 	keep(func(c candidate) int64 {
 		var sum int64
 		for _, v := range c.victims {
-			sum += int64(priority(v)) + int64(math.MaxInt32) + 1
+			sum += int64(api.PodPriority(v)) + int64(math.MaxInt32) + 1
 		}
 		return -sum
 	})
 	keep(func(c candidate) int64 { return -int64(len(c.victims)) })
 	keep(func(c candidate) int64 {
-		top := priority(c.victims[0])
+		top := api.PodPriority(c.victims[0])
 		earliest := podStartTime(c.victims[0])
 		for _, v := range c.victims {
-			if priority(v) == top && podStartTime(v).Before(earliest) {
+			if api.PodPriority(v) == top && podStartTime(v).Before(earliest) {
 				earliest = podStartTime(v)
 			}
 		}
@@ -259,10 +259,10 @@ func (s *Scheduler) prepareCandidate(cy *cycle, p *api.Pod, best candidate) {
 			fmt.Sprintf("Preempted by pod %s on node %s", p.UID, best.node), cluster.ComponentScheduler, "")
 		c.Decide(cluster.Decision{Component: cluster.ComponentScheduler, Func: "prepareCandidate", Object: podObject(v), Node: best.node,
 			Action: "preempt", Reason: fmt.Sprintf("priority %d is lower than the priority %d of pending pod %s/%s, which fits on %s only without it (DefaultPreemption SelectVictimsOnNode)",
-				priority(v), priority(p), p.Namespace, p.Name, best.node)})
+				api.PodPriority(v), api.PodPriority(p), p.Namespace, p.Name, best.node)})
 	}
 	for _, q := range cy.nominated[best.node] {
-		if q.UID != p.UID && q.Spec.NodeName == "" && q.Status.NominatedNodeName == best.node && priority(q) < priority(p) {
+		if q.UID != p.UID && q.Spec.NodeName == "" && q.Status.NominatedNodeName == best.node && api.PodPriority(q) < api.PodPriority(p) {
 			q.Status.NominatedNodeName = ""
 			_ = c.UpdatePod(q)
 		}

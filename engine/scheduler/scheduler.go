@@ -231,7 +231,7 @@ func (s *Scheduler) Schedule() {
 		return
 	}
 	sort.SliceStable(pending, func(i, j int) bool {
-		pi, pj := priority(pending[i]), priority(pending[j])
+		pi, pj := api.PodPriority(pending[i]), api.PodPriority(pending[j])
 		if pi != pj {
 			return pi > pj
 		}
@@ -250,13 +250,6 @@ func (s *Scheduler) Schedule() {
 		s.schedulePod(cy, p)
 	}
 	s.gc()
-}
-
-func priority(p *api.Pod) int32 {
-	if p.Spec.Priority != nil {
-		return *p.Spec.Priority
-	}
-	return 0
 }
 
 // gc forgets attempts of pods that no longer wait.
@@ -465,7 +458,7 @@ func fitFilter(ni *nodeInfo, cpu, mem int64, ports []hostPort) nodeStatus {
 func (cy *cycle) withNominated(ni *nodeInfo, p *api.Pod) *nodeInfo {
 	out := ni
 	for _, q := range cy.nominated[ni.node.Name] {
-		if q.UID == p.UID || q.Spec.NodeName != "" || q.Status.NominatedNodeName != ni.node.Name || priority(q) < priority(p) {
+		if q.UID == p.UID || q.Spec.NodeName != "" || q.Status.NominatedNodeName != ni.node.Name || api.PodPriority(q) < api.PodPriority(p) {
 			continue
 		}
 		if out == ni {
