@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -42,6 +43,8 @@ type compareView struct {
 	lastClock string
 	// ns and name are the DaemonSet compared.
 	ns, name string
+	// wasPlaying is whether the main clock played when the view opened.
+	wasPlaying bool
 }
 
 type compareSide struct {
@@ -183,6 +186,9 @@ func (v *compareView) open(key string) string {
 		v.a.tl.toLive()
 	}
 	v.a.kc.stopWatch()
+	if !v.on {
+		v.wasPlaying = v.a.playing // exit gives the main cluster this play state back
+	}
 	dss := v.a.rec.Live().Cluster.DaemonSets()
 	clear(v.dsSel)
 	for _, ds := range dss {
@@ -313,6 +319,7 @@ func (v *compareView) exit() {
 	}
 	v.a.view.lastClock = "" // the clock shows the main cluster again
 	v.a.view.render(true)
+	v.a.setPlaying(v.wasPlaying)
 	if !b.IsNull() {
 		b.Call("focus")
 	}
@@ -447,7 +454,24 @@ func (v *compareView) drawSide(cs *compareSide) {
 			pinned[p.Target] = append(pinned[p.Target], p)
 		}
 	}
-	for _, n := range snap.Nodes {
+	// Above tileThreshold nodes, as the main view, each node is a compact
+	// tile (render.go tileState, coloured by revision); nodes in natural
+	// order (w-1, w-2, ... w-10).
+	compact := len(snap.Nodes) > tileThreshold
+	nodesCls := "cmp-nodes"
+	if compact {
+		nodesCls = "cmp-nodes nodes compact"
+	}
+	if nodesCls != cs.nodes.Get("className").String() {
+		cs.nodes.Set("className", nodesCls)
+	}
+	order := make([]int, len(snap.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return naturalCompare(snap.Nodes[a].Name, snap.Nodes[b].Name) })
+	for _, i := range order {
+		n := &snap.Nodes[i]
 		pods := pinned[n.Name]
 		for _, p := range n.Pods {
 			if p.Owner == v.name && p.Namespace == v.ns {
@@ -455,6 +479,11 @@ func (v *compareView) drawSide(cs *compareSide) {
 			}
 		}
 		if len(pods) == 0 {
+			continue
+		}
+		if compact {
+			shown++
+			frag.Call("appendChild", v.tile(cs, n, pods, len(pinned[n.Name]), updRev))
 			continue
 		}
 		if shown == maxCompareNodes {
@@ -475,6 +504,103 @@ func (v *compareView) drawSide(cs *compareSide) {
 	}
 	clear(cs.nodes)
 	cs.nodes.Call("appendChild", frag)
+}
+
+// tile is node n drawn as a compact tile for its pods of the compared
+// DaemonSet (pods, the first pinned of them not bound yet): the main
+// view's tileState over those pods and the DaemonSet's verdict, its
+// revision's colour (round while a pod is outdated), and data-pod, the pod
+// a click selects (an outdated one first, for Delete pod).
+func (v *compareView) tile(cs *compareSide, n *engine.NodeView, pods []engine.PodView, pinned int, updRev int64) js.Value {
+	nv := *n
+	nv.Pods = pods[pinned:]
+	nv.Daemons = nil
+	for _, d := range n.Daemons {
+		if d.DaemonSet == v.ns+"/"+v.name {
+			nv.Daemons = append(nv.Daemons, d)
+		}
+	}
+	st, title := tileState(&nv, pinned)
+	cls := "tile t-" + tileNames[st]
+	pick := pods[0]
+	var rev int64
+	old := false
+	for _, p := range pods {
+		if p.Terminating || p.RevisionNumber == 0 {
+			continue
+		}
+		if p.RevisionNumber != updRev {
+			if !old || p.RevisionNumber < rev {
+				rev, old, pick = p.RevisionNumber, true, p
+			}
+		} else if !old {
+			rev, pick = p.RevisionNumber, p
+		}
+	}
+	if rev == 0 { // only terminating pods: theirs
+		for _, p := range pods {
+			if p.RevisionNumber > 0 {
+				rev, old, pick = p.RevisionNumber, p.RevisionNumber != updRev, p
+				break
+			}
+		}
+	}
+	if rev > 0 {
+		cls += " " + revClass(rev)
+		state := "current"
+		if old {
+			cls += " rv-old"
+			state = "outdated"
+		}
+		title = strings.Replace(title, "\n(click for every check)", fmt.Sprintf(" · revision %d (%s)", rev, state), 1)
+	} else {
+		title = strings.Replace(title, "\n(click for every check)", "", 1)
+	}
+	if pick.Name == cs.selected {
+		cls += " selected"
+	}
+	t := el("div", cls)
+	dsx := t.Get("dataset")
+	dsx.Set("node", n.Name)
+	dsx.Set("pod", pick.Name)
+	dsx.Set("rev", strconv.FormatInt(rev, 10))
+	t.Set("title", title+"\npod "+pick.Name+" (click to delete it)")
+	return t
+}
+
+// naturalCompare orders names as a person would: runs of digits by their
+// value, so "w-2" comes before "w-10"; otherwise byte by byte.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			i, j := digits(a), digits(b)
+			x, y := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(x) != len(y) {
+				return len(x) - len(y)
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digits is the length of the run of digits s starts with.
+func digits(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }
 
 // chip is one pod as a button coloured by phase and revision.

@@ -104,6 +104,8 @@ func TestLagMeter(t *testing.T) {
 		{"capped step at 60x", 16, 100 * time.Millisecond, 60, true},
 		{"frames clamped to 100 ms", 150, 100 * time.Millisecond, 1, true},
 		{"a little slow is fine", 16, 13 * time.Millisecond, 1, false},
+		// 1,000 nodes at 10x: 1.7 s stalls, each advancing maxFrameStep
+		{"long frames are lag", 1700, 100 * time.Millisecond, 10, true},
 	} {
 		var m lagMeter
 		got := false
@@ -114,12 +116,21 @@ func TestLagMeter(t *testing.T) {
 			t.Errorf("%s: lagging = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	// a gap (a background tab) starts the measure over
+	// a background tab: the page resets the meter on visibilitychange, so
+	// the gap does not count
 	var m lagMeter
 	for ts := 0.0; ts < 2000; ts += 16 {
 		m.frame(ts, 16*time.Millisecond, 1)
 	}
+	m.reset()
 	if m.frame(60000, 0, 1) {
-		t.Errorf("a frame after a long gap counts as lag")
+		t.Errorf("a frame after a hidden page's gap counts as lag")
+	}
+	// without the reset, a long gap with no virtual time is lag
+	for ts := 0.0; ts < 2000; ts += 16 {
+		m.frame(ts, 16*time.Millisecond, 1)
+	}
+	if !m.frame(3700, 0, 1) {
+		t.Errorf("a 1.7 s frame that advanced nothing is not lag")
 	}
 }

@@ -8,15 +8,14 @@ import "time"
 // virtual time runs (the "slower than chosen speed" note).
 const lagWindowMs = 1000.0
 
-// lagGapMs is a pause between two frames (a background tab, a debugger)
-// after which the measurement starts over instead of counting the gap.
-const lagGapMs = 1000.0
-
 // lagMeter measures the rate of virtual time over the last second of
 // frames: it samples, at each frame's timestamp, the virtual time advanced
 // by frames so far, so every cause of slowness counts — an Advance capped
 // by the adaptive step, a frame whose wall step was clamped to
-// maxFrameStep, a frame spent on a queued Apply.
+// maxFrameStep (a long frame, even of seconds, is lag), a frame spent on a
+// queued Apply. A background tab gets no frames: the app resets the meter
+// when the page is hidden and shown again (document visibilitychange), so
+// that pause is not counted.
 type lagMeter struct {
 	samples []lagSample
 	total   time.Duration // virtual time advanced since the first sample
@@ -35,7 +34,7 @@ func (m *lagMeter) reset() { m.samples, m.total = m.samples[:0], 0 }
 // time, and reports whether, over at least the last 0.9 s of wall time,
 // virtual time ran at less than 3/4 of speed (virtual per wall second).
 func (m *lagMeter) frame(ts float64, v time.Duration, speed float64) bool {
-	if n := len(m.samples); n > 0 && (ts-m.samples[n-1].ts > lagGapMs || ts < m.samples[n-1].ts) {
+	if n := len(m.samples); n > 0 && ts < m.samples[n-1].ts {
 		m.reset()
 	}
 	m.total += v

@@ -145,6 +145,13 @@ func (a *app) start() (err error) {
 			a.lag.reset()
 		}
 	})
+	// A background tab gets no animation frames: start the lag measurement
+	// and the frame clock over when the page is hidden or shown, so the
+	// pause is neither lag nor a jump of virtual time (lag.go).
+	a.listen(doc, "visibilitychange", func(dom.Event) {
+		a.lastTS = -1
+		a.lag.reset()
+	})
 	a.listen(doc.GetElementByID("panel-close"), "click", func(dom.Event) { a.view.openPanel("") })
 	a.listen(win, "resize", func(dom.Event) {
 		if a.view.panelNode != "" {

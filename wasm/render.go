@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall/js"
 	"time"
+	"unicode/utf8"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -350,15 +351,28 @@ func (v *view) drawNodes() {
 	v.pendingBox.Set("hidden", loose == 0)
 	v.showEmpty(len(v.snap.Nodes) == 0)
 
-	// Chips whose pod is gone fade out, then are detached by sweep.
+	// Chips whose pod is gone fade out, then are detached by sweep (drawn
+	// still, as in a timeline seek, they go at once).
 	now := nowMs()
 	for k, c := range v.chips {
 		if !c.seen {
-			c.el.Get("classList").Call("add", "gone")
-			v.leaving = append(v.leaving, leavingChip{el: c.el, deadline: now + leaveMillis})
+			if v.still {
+				remove(c.el)
+			} else {
+				c.el.Get("classList").Call("add", "gone")
+				v.leaving = append(v.leaving, leavingChip{el: c.el, deadline: now + leaveMillis})
+			}
 			delete(v.chips, k)
 		}
 	}
+}
+
+// dropLeaving detaches every fading chip now.
+func (v *view) dropLeaving() {
+	for _, l := range v.leaving {
+		remove(l.el)
+	}
+	v.leaving = v.leaving[:0]
 }
 
 // setCompact switches between node cards and tiles.
@@ -901,6 +915,9 @@ func midText(cls, text string, tail int) js.Value {
 		e.Call("appendChild", textEl("span", "mid-h", text))
 		return e
 	}
+	// --tail: the tail's width, for CSS that keeps room for it (style.css
+	// .pod-image)
+	e.Get("style").Call("setProperty", "--tail", strconv.Itoa(utf8.RuneCountInString(text[cut:]))+"ch")
 	return appendAll(e, textEl("span", "mid-h", text[:cut]), textEl("span", "mid-t", text[cut:]))
 }
 

@@ -80,6 +80,8 @@ type timeline struct {
 	lastValue int
 	// want is the slider position to show at the next frame (-1: none).
 	want int
+	// wasPlaying is whether the clock played when the past was first shown.
+	wasPlaying bool
 }
 
 func newTimeline(a *app) *timeline {
@@ -168,6 +170,9 @@ func (t *timeline) goTo(i int) {
 		return
 	}
 	if !t.past {
+		// Viewing the past pauses the clock; Back to live (toLive) and
+		// Continue from here (branch) give back the play state of now.
+		t.wasPlaying = t.a.playing
 		t.a.setPlaying(false)
 		if t.a.view.sn != t.cursorSn {
 			t.liveSn = t.a.view.sn
@@ -200,6 +205,7 @@ func (t *timeline) toLive() {
 	t.a.kc.markTimeline(-1)
 	t.setPastUI(false)
 	t.draw(true)
+	t.a.setPlaying(t.wasPlaying)
 }
 
 // branch makes the shown past step live: the recorded future is dropped.
@@ -245,6 +251,7 @@ func (t *timeline) branch() error {
 	t.redrawView()
 	t.setPastUI(false)
 	t.draw(true)
+	t.a.setPlaying(t.wasPlaying)
 	return nil
 }
 
@@ -305,7 +312,9 @@ func replayToStep(rec *engine.Recorder, i int) (*engine.Recorder, error) {
 }
 
 // redrawView makes the cluster view draw the shown Simulation from
-// scratch: snapshot, clock and decision log.
+// scratch, at once: snapshot, clock and decision log; chips of pods the
+// shown step does not have go now (no fade-out), new ones appear without
+// the fade-in, so the cards never mix two steps' pods.
 func (t *timeline) redrawView() {
 	v := t.a.view
 	v.lastRV = -1
@@ -313,7 +322,11 @@ func (t *timeline) redrawView() {
 	v.lastDecision = 0
 	clear(v.log)
 	v.logEntries = 0
+	still := v.still
+	v.still = true
 	v.render(true)
+	v.still = still
+	v.dropLeaving()
 }
 
 // setPastUI shows or hides the "viewing the past" bar and disables the

@@ -33,6 +33,16 @@ const cardsClipped = `(function(){
 			const text = rg.getBoundingClientRect();
 			if (t.width < 1 || t.right > n.right + 0.5 || text.right > n.right + 0.5 || text.width > t.width + 1)
 				out.push(name + ": chip " + chip.dataset.pod + " hides its suffix " + tail.textContent);
+			// the visible text ends with the whole 5-character random suffix
+			if (!/^-[a-z0-9]{5}$/.test(tail.textContent) || !chip.dataset.pod.endsWith(tail.textContent))
+				out.push(name + ": chip " + chip.dataset.pod + " keeps the tail " + JSON.stringify(tail.textContent) + ", not its 5-character suffix");
+			// the image keeps its name:tag whole (a pair of surge chips hides the image)
+			const img = chip.querySelector(".pod-image");
+			if (img && img.offsetParent) {
+				const it = img.querySelector(".mid-t"), ir = document.createRange(); ir.selectNodeContents(it);
+				if (ir.getBoundingClientRect().right > img.getBoundingClientRect().right + 0.5)
+					out.push(name + ": chip " + chip.dataset.pod + " cuts its image's " + it.textContent);
+			}
 		}
 	}
 	return out;
@@ -50,7 +60,17 @@ const nodeAreaHeight = `(function(){ const n = document.getElementById("nodes");
 // by side) and with three DaemonSets.
 func TestNodeCardsGetRoom(t *testing.T) {
 	p := open(t, "?paused")
-	p.advance(10)
+	// Tester round 4: at 1440x900 (three cards in a row) the chips of the
+	// first seconds (ContainerCreating, the widest status) keep the name's
+	// suffix and the image's name:tag.
+	p.advance(3)
+	for _, w := range []int64{1440, 1280, 1100} {
+		p.viewport(w, 900)
+		if bad := eval[[]string](p, cardsClipped); len(bad) > 0 {
+			t.Errorf("%dx900 at t=3s: %s", w, strings.Join(bad, "\n"))
+		}
+	}
+	p.advance(7)
 	for _, tc := range []struct {
 		w, h   int64
 		scheme string
