@@ -70,6 +70,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -299,9 +300,14 @@ func Parse(name string, data []byte) (*Scenario, error) {
 			}
 			st.re = re
 		default:
-			return nil, bad(ln, "unknown command %q (want kubectl, advance, wait, node, pod, registry, decisions, editor, stdout, stderr)", verb)
+			return nil, bad(ln, "unknown command %q (want kubectl, advance, wait, node, pod, registry, decisions, editor, cluster, stdout, stderr)", verb)
 		}
 		sc.steps = append(sc.steps, st)
+	}
+	if !slices.ContainsFunc(sc.steps, func(st step) bool { return st.verb != "comment" }) {
+		// an empty file (or one holding only comments and files) would
+		// "pass" without testing anything
+		return nil, bad(1, "no commands: a scenario starts with its commands, before the first -- file --")
 	}
 	return sc, nil
 }
@@ -409,7 +415,12 @@ func (r *Result) OK() bool { return len(r.Failures) == 0 }
 // Run executes the scenario on a fresh simulation (seed 1) and writes the
 // transcript to w: each command echoed as `$ command`, followed by its
 // output, and each failed assertion as `FAIL: file:line: ...`.
-func (sc *Scenario) Run(w io.Writer) *Result {
+func (sc *Scenario) Run(out io.Writer) *Result {
+	// Output that does not end in a newline (kubectl's -o jsonpath) would
+	// run into the next `$ command`: the transcript starts each echoed
+	// command, comment and failure on a line of its own.
+	lw := &lineWriter{w: out}
+	var w io.Writer = lw
 	sim := engine.New(engine.Options{Empty: sc.empty})
 	for k, v := range sc.Files {
 		sim.Files[k] = v
@@ -434,11 +445,13 @@ func (sc *Scenario) Run(w io.Writer) *Result {
 	fail := func(st step, format string, a ...any) {
 		msg := fmt.Sprintf("%s:%d: %s", sc.Name, st.line, fmt.Sprintf(format, a...))
 		res.Failures = append(res.Failures, msg)
+		lw.startLine()
 		fmt.Fprintf(w, "FAIL: %s\n", msg)
 	}
 	for _, st := range sc.steps {
 		switch st.verb {
 		case "comment":
+			lw.startLine()
 			fmt.Fprintln(w, st.comment)
 			continue
 		case "stdout", "stderr":
@@ -462,6 +475,7 @@ func (sc *Scenario) Run(w io.Writer) *Result {
 			}
 			continue
 		}
+		lw.startLine()
 		fmt.Fprintf(w, "$ %s\n", strings.TrimPrefix(st.text, "! "))
 		if watch != nil && (st.verb == "kubectl" || st.verb == "editor" || st.verb == "decisions") {
 			watch.Stop()
@@ -677,4 +691,26 @@ func wait(sim *engine.Simulation, args []string, timeout time.Duration, tick fun
 		tick()
 	}
 	return nil
+}
+
+// lineWriter passes writes through and remembers whether the last one
+// ended mid-line, so startLine can end that line first.
+type lineWriter struct {
+	w   io.Writer
+	mid bool
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		l.mid = p[len(p)-1] != '\n'
+	}
+	return l.w.Write(p)
+}
+
+// startLine ends a line left open by the previous write.
+func (l *lineWriter) startLine() {
+	if l.mid {
+		l.mid = false
+		io.WriteString(l.w, "\n")
+	}
 }

@@ -115,6 +115,9 @@ func TestParseMalformed(t *testing.T) {
 		{"node range unclosed", "node add w-{1..3\n", "unclosed", 1},
 		{"node range too long", "node add w-{1..9999}\n", "more than", 1},
 		{"negated advance", "! advance 1s\n", "cannot be negated", 1},
+		{"empty", "", "no commands", 1},
+		{"only comments and files", "# nothing to run\n-- a.yaml --\nkind: Pod\n", "no commands", 1},
+		{"unknown command lists cluster", "dance\n", "cluster, stdout", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
