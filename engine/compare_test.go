@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,167 @@ func TestComparisonBaseWithEdit(t *testing.T) {
 				t.Errorf("%s side before the change: %s runs %s, want the edited nginx:1.22", side, n, img)
 			}
 		}
+	}
+}
+
+// compareState is what TestComparisonForkMatchesReplay compares for one
+// side: the input log, the steps and stateOf (pods -o wide -A, events,
+// decisions, ...) of s.
+func compareState(r *Recorder, s *Simulation) string {
+	var b strings.Builder
+	for _, in := range r.Inputs() {
+		fmt.Fprintf(&b, "input %+v\n", in)
+	}
+	for _, st := range r.Steps() {
+		fmt.Fprintf(&b, "step %s %d %q %d %d %+v\n", st.At, st.Input, st.Label, st.NumDecisions, st.FirstSeq, st.pos)
+	}
+	b.WriteString(stateOf(s))
+	return b.String()
+}
+
+// TestComparisonForkMatchesReplay: NewComparison replays Base once and
+// forks the Recorder for the OnDelete side; both sides must be
+// byte-identical (input log, steps, pods -o wide -A, events, decisions) to
+// the sides of the replay-twice path at several times, through an action on
+// one side, and when seeking back on either side. A base that leaves an
+// editor session open cannot be forked and falls back to the replay.
+func TestComparisonForkMatchesReplay(t *testing.T) {
+	base := compareBase(t)
+	open := NewRecorder(Options{})
+	for _, in := range base {
+		open.Do(in)
+	}
+	if o := open.Run("kubectl edit ds web"); o.Edit == nil {
+		t.Fatalf("edit did not open: %s", o.Stderr)
+	}
+	for _, tc := range []struct {
+		name   string
+		base   []Input
+		mu, ms string
+		forked bool
+	}{
+		{"one at a time", base, "1", "", true},
+		{"surge", base, "", "1", true},
+		{"editor left open", open.Inputs(), "100%", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := CompareOptions{Base: tc.base, Name: "web", MaxUnavailable: tc.mu, MaxSurge: tc.ms,
+				Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:1.23.3"}}
+			fork, err := newComparison(o, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay, err := newComparison(o, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the fork shares the first side's (immutable) step decisions;
+			// a replay makes its own
+			d0, d1 := fork.Side(SideRollingUpdate).Steps()[0].Decisions, fork.Side(SideOnDelete).Steps()[0].Decisions
+			if shared := &d0[0] == &d1[0]; shared != tc.forked {
+				t.Fatalf("OnDelete side forked: %v, want %v", shared, tc.forked)
+			}
+			check := func(when string) {
+				t.Helper()
+				for _, s := range []Side{SideRollingUpdate, SideOnDelete} {
+					want := compareState(replay.Side(s), replay.Side(s).Live())
+					if got := compareState(fork.Side(s), fork.Side(s).Live()); got != want {
+						t.Fatalf("%s, %s side differs from the replay:\n%s", when, s, firstDiff(want, got))
+					}
+				}
+			}
+			check("after NewComparison")
+			for i, d := range []time.Duration{time.Second, 7 * time.Second, 20 * time.Second} {
+				fork.Advance(d)
+				replay.Advance(d)
+				check(fmt.Sprintf("advance %d", i))
+			}
+			victim := ""
+			for _, p := range fork.Side(SideOnDelete).Live().Cluster.Pods() {
+				if strings.HasPrefix(p.Name, "web-") {
+					victim = p.Name
+					break
+				}
+			}
+			for _, c := range []*Comparison{fork, replay} {
+				if out := c.Run(SideOnDelete, "kubectl delete pod "+victim); out.ExitCode != 0 {
+					t.Fatalf("delete: %s", out.Stderr)
+				}
+				c.Advance(30 * time.Second)
+			}
+			check("after deleting " + victim + " on the OnDelete side")
+			for _, at := range []time.Duration{fork.ChangeAt - time.Second, fork.ChangeAt + 5*time.Second, fork.ChangeAt, fork.Elapsed() - 10*time.Second} {
+				for _, s := range []Side{SideRollingUpdate, SideOnDelete} {
+					want, err := replay.Side(s).Seek(at)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ws := stateOf(want)
+					got, err := fork.Side(s).Seek(at)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if g := stateOf(got); g != ws {
+						t.Fatalf("%s side seek to %s differs from the replay:\n%s", s, at, firstDiff(ws, g))
+					}
+					if got.Elapsed() > at || got.Elapsed() < at-time.Minute {
+						t.Fatalf("%s side seek to %s at %s", s, at, got.Elapsed())
+					}
+				}
+			}
+			check("after seeking")
+		})
+	}
+}
+
+// TestRecorderFork: a fork and its origin given the same actions stay
+// byte-identical, writes to one never reach the other, both seek through
+// the whole log, and a session still open refuses the fork.
+func TestRecorderFork(t *testing.T) {
+	r := NewRecorder(Options{})
+	tlScript(t, r, func() {})
+	f, err := r.fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := compareState(r, r.Live())
+	if got := compareState(f, f.Live()); got != before {
+		t.Fatalf("fork differs:\n%s", firstDiff(before, got))
+	}
+	f.Run("kubectl set image ds/web nginx=nginx:9")
+	f.Advance(time.Minute)
+	if got := compareState(r, r.Live()); got != before {
+		t.Fatalf("the fork's actions reached the origin:\n%s", firstDiff(before, got))
+	}
+	g, err := r.fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*Recorder{r, g} {
+		x.Run("kubectl cordon node-2")
+		x.Advance(45 * time.Second)
+	}
+	if a, b := compareState(r, r.Live()), compareState(g, g.Live()); a != b {
+		t.Fatalf("origin and fork diverged:\n%s", firstDiff(a, b))
+	}
+	for _, at := range []time.Duration{0, r.Live().Elapsed() / 3, r.Live().Elapsed() - time.Second} {
+		a, err := r.Seek(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as := stateOf(a)
+		b, err := g.Seek(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bs := stateOf(b); as != bs {
+			t.Fatalf("seek to %s: %s", at, firstDiff(as, bs))
+		}
+	}
+	if o := r.Run("kubectl edit ds web"); o.Edit == nil {
+		t.Fatalf("edit did not open: %s", o.Stderr)
+	}
+	if _, err := r.fork(); err == nil || !strings.Contains(err.Error(), "still open") {
+		t.Fatalf("fork with an open editor session: %v", err)
 	}
 }

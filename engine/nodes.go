@@ -137,7 +137,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 	if p.IsTerminal() {
 		return fmt.Errorf("pod %q is already %s", name, p.Status.Phase)
 	}
-	now := c.Now()
+	now := c.Stamp() // stored in the pod: whole seconds, as metav1.Time
 	p.Status.Phase = t.phase
 	for i := range p.Status.ContainerStatuses {
 		cs := &p.Status.ContainerStatuses[i]

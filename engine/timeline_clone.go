@@ -2,10 +2,14 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
 // Deep copy of a Simulation for timeline checkpoints.
@@ -235,6 +239,50 @@ func (s *Simulation) clone() (*Simulation, error) {
 	n, err := deepCopy(s)
 	if err != nil {
 		return nil, fmt.Errorf("cannot checkpoint the simulation: Simulation%w", err)
+	}
+	return n, nil
+}
+
+// fork returns a second Recorder in the same state as r: a deep copy of
+// the live simulation (clone) with copies of the input log, the steps and
+// the editor sessions' index, so that the two then record independently
+// and each Seeks through the whole log (as if the log had been replayed
+// into a new Recorder, which is what fork saves: NewComparison's second
+// side). The replay cursor is not copied (the fork rebuilds its own);
+// checkpoints are shared (never written: a restore clones them).
+// Editor sessions: finished ones are shared (finishing a done session only
+// reports an error and changes nothing); a session still open is tied to
+// r's simulation (kubectl.Env closures), so it makes fork fail, as does a
+// simulation clone refuses. The fork's FinishEdit accepts no session
+// (none of the Outputs that opened them came from the fork), as for a
+// Recorder that replayed the log; FinishEdit inputs (Do) still reach the
+// finished sessions by index.
+func (r *Recorder) fork() (*Recorder, error) {
+	for i, e := range r.edits {
+		if !e.Done() {
+			return nil, fmt.Errorf("cannot fork the recorder: the editor session opened by input %d is still open", i)
+		}
+	}
+	live, err := r.live.clone()
+	if err != nil {
+		return nil, err
+	}
+	n := &Recorder{
+		opts:          r.opts,
+		live:          live,
+		liveEdits:     map[*kubectl.EditSession]int{},
+		edits:         maps.Clone(r.edits),
+		inputs:        slices.Clip(slices.Clone(r.inputs)),
+		steps:         slices.Clip(slices.Clone(r.steps)),
+		lastSeq:       r.lastSeq,
+		Replays:       r.Replays,
+		Restores:      r.Restores,
+		ckpts:         slices.Clip(slices.Clone(r.ckpts)),
+		ckMax:         r.ckMax,
+		ckEvery:       r.ckEvery,
+		ckLast:        r.ckLast,
+		ckNodes:       r.ckNodes,
+		CheckpointErr: r.CheckpointErr,
 	}
 	return n, nil
 }

@@ -120,7 +120,25 @@ func (c *Cluster) Now() time.Time { return c.now }
 // creationTimestamp, deletionTimestamp, event and condition time a client
 // reads back is truncated to the second). Stamping truncated keeps AGE and
 // LAST SEEN consistent with the timestamps printed and sorted on.
-func (c *Cluster) stamp() time.Time { return c.now.Truncate(time.Second) }
+func (c *Cluster) stamp() time.Time { return MetaTime(c.now) }
+
+// Stamp returns the current virtual time as it is written into an API
+// object: truncated to whole seconds. Every component (kubelet, scheduler,
+// node lifecycle, taint manager, pod GC, DaemonSet controller) uses it for a
+// time it stores in an object — pod and node condition
+// lastTransitionTime / lastProbeTime / lastHeartbeatTime, status.startTime,
+// container state startedAt / finishedAt, taint timeAdded — because
+// metav1.Time serializes as RFC3339 without fractions, so the API server
+// keeps only the second, and kubectl's ages ("RESTARTS 1 (9s ago)",
+// describe's "Started:") are computed from those stored seconds. Stamping
+// truncated keeps what the tables print consistent with -o yaml. Timers,
+// wake-ups and back-off clocks must keep using Now (full precision).
+func (c *Cluster) Stamp() time.Time { return c.stamp() }
+
+// MetaTime truncates t to whole seconds, as metav1.Time stores it (see
+// Stamp); for a past or planned event time (a container's exit at its
+// virtual instant) written into an API object.
+func MetaTime(t time.Time) time.Time { return t.Truncate(time.Second) }
 
 // SetNow moves the virtual clock to t. Moving backwards is ignored.
 func (c *Cluster) SetNow(t time.Time) {

@@ -235,7 +235,7 @@ func (inv *invocation) deleteObject(o object, grace *int64, cascade string) (del
 			}
 			reason += ": orphaned its pods and ControllerRevisions, then removed the DaemonSet"
 		case "foreground":
-			now := c.Now()
+			now := c.Stamp() // metav1.Time holds whole seconds
 			x.DeletionTimestamp = &now
 			zero := int64(0)
 			x.DeletionGracePeriodSeconds = &zero

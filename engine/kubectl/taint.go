@@ -280,7 +280,7 @@ func runTaint(inv *invocation) error {
 		toAdd := append([]api.Taint(nil), add...)
 		for i := range toAdd {
 			if toAdd[i].Effect == api.TaintEffectNoExecute {
-				now := c.Now()
+				now := c.Stamp() // metav1.Time holds whole seconds
 				toAdd[i].TimeAdded = &now
 			}
 		}

@@ -118,6 +118,11 @@ type containerCrash struct {
 	// stopCode is the exit code of a container being stopped
 	// (crashStopping).
 	stopCode int32
+	// finishedAt is when the last run ended, at full precision: the
+	// runtime's status (kubecontainer.Status.FinishedAt) the back-off
+	// is measured from (doBackOff), while the API object holds it
+	// truncated to the second (status_manager.go normalizeStatus).
+	finishedAt time.Time
 }
 
 // crashLoop is the restart state of a pod: its app containers (cs) and its
@@ -415,11 +420,13 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 			}
 			k.terminate(p, cc, st, started)
 		case crashExited, crashBackOff:
-			var finished time.Time
-			if t := st.State.Terminated; t != nil {
-				finished = t.FinishedAt
-			} else if t := st.LastState.Terminated; t != nil {
-				finished = t.FinishedAt
+			finished := cc.finishedAt // the runtime's precise exit time
+			if finished.IsZero() {
+				if t := st.State.Terminated; t != nil {
+					finished = t.FinishedAt
+				} else if t := st.LastState.Terminated; t != nil {
+					finished = t.FinishedAt
+				}
 			}
 			syncAt := cc.at
 			if cc.hasEntry && syncAt.Sub(finished) < cc.backoff {
@@ -461,7 +468,7 @@ func (k *Kubelets) step(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Cont
 // Created / Started events, and the next exit or probe. The image step
 // comes before (planPull for a first start, imageOnRestart for a restart).
 func (k *Kubelets) runContainer(n *api.Node, p *api.Pod, cc *containerCrash, c *api.Container, st *api.ContainerStatus, fp string, t time.Time) {
-	st.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: t}}
+	st.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: cluster.MetaTime(t)}}
 	if cc.crashes {
 		cc.begin(t)
 	}
@@ -484,7 +491,8 @@ func (k *Kubelets) terminate(p *api.Pod, cc *containerCrash, st *api.ContainerSt
 	if code == 0 {
 		reason = "Completed"
 	}
-	st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: cc.at}}
+	st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: cluster.MetaTime(started), FinishedAt: cluster.MetaTime(cc.at)}}
+	cc.finishedAt = cc.at
 	st.Ready, st.Started = false, api.BoolPtr(false)
 	if !cc.restarts(code) {
 		cc.code = code
@@ -569,12 +577,12 @@ func (k *Kubelets) writeConditions(p *api.Pod, now time.Time) bool {
 	}
 	before := conditionsKey(p)
 	if len(unready) == 0 {
-		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
-		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
 	} else {
 		msg := fmt.Sprintf("containers with unready status: [%s]", joinNames(unready))
-		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
-		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
+		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
 	}
 	return conditionsKey(p) != before
 }
@@ -600,8 +608,8 @@ func (k *Kubelets) markUnready(p *api.Pod, now time.Time) {
 		return
 	}
 	msg := fmt.Sprintf("containers with unready status: [%s]", joinNames(unready))
-	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
-	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
+	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
 }
 
 func joinNames(names []string) string {

@@ -217,7 +217,7 @@ func (k *Kubelets) evictOne(n *api.Node, resource string) bool {
 	p.Status.Phase = api.PodFailed
 	p.Status.Reason = ReasonEvicted
 	p.Status.Message = msg
-	p.SetCondition(DisruptionTarget, api.ConditionTrue, "TerminationByKubelet", msg, now)
+	p.SetCondition(DisruptionTarget, api.ConditionTrue, "TerminationByKubelet", msg, cluster.MetaTime(now))
 	// killPodFunc: the containers are stopped (sidecars after the app
 	// containers, which the simulation does not time apart).
 	for _, cs := range p.Status.ContainerStatuses {
@@ -267,7 +267,7 @@ func (k *Kubelets) stopEvicted() {
 			for i := range list {
 				cs := &list[i]
 				if r := cs.State.Running; r != nil {
-					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: at}}
+					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: cluster.MetaTime(at)}}
 				}
 				cs.Ready = false
 				cs.Started = api.BoolPtr(false)

@@ -73,7 +73,7 @@ func (g *PodGC) Sync() {
 		for _, p := range c.PodsOnNode(name) {
 			if !p.IsTerminal() {
 				p.Status.Phase = api.PodFailed
-				p.SetCondition(DisruptionTarget, api.ConditionTrue, "DeletionByPodGC", "PodGC: node no longer exists", now)
+				p.SetCondition(DisruptionTarget, api.ConditionTrue, "DeletionByPodGC", "PodGC: node no longer exists", c.Stamp())
 				_ = c.UpdatePod(p)
 			}
 			if err := c.RemovePod(p.Namespace, p.Name); err == nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // Init containers mirror kuberuntime_manager.go computePodActions and
@@ -87,10 +88,10 @@ func (k *Kubelets) writeInitialized(p *api.Pod, now time.Time) bool {
 	}
 	before := conditionsKey(p)
 	if len(pending) == 0 {
-		p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", cluster.MetaTime(now))
 	} else {
 		p.SetCondition(api.PodInitialized, api.ConditionFalse, "ContainersNotInitialized",
-			fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(pending, " ")), now)
+			fmt.Sprintf("containers with incomplete status: [%s]", strings.Join(pending, " ")), cluster.MetaTime(now))
 	}
 	return conditionsKey(p) != before
 }
@@ -138,7 +139,11 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 				changed = true
 				break
 			}
-			cl.nextAt = maxTime(cl.nextAt, term.FinishedAt.Add(CrashSyncDelay))
+			finished := term.FinishedAt
+			if !cc.finishedAt.IsZero() {
+				finished = cc.finishedAt // the runtime's precise exit time
+			}
+			cl.nextAt = maxTime(cl.nextAt, finished.Add(CrashSyncDelay))
 		}
 		if cl.next == len(inits) {
 			cl.initDone = true

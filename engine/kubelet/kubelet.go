@@ -35,6 +35,9 @@ type Kubelets struct {
 	timelines map[string]*timeline
 	// stopping holds the time each terminating pod is removed, by UID.
 	stopping map[string]time.Time
+	// boundSeen holds when the kubelet first saw each bound pod it has
+	// not admitted yet, by UID, at full precision (see admitAt).
+	boundSeen map[string]time.Time
 	// agents is what each node's kubelet remembers of its node, by name.
 	agents map[string]*nodeAgent
 	// awaitRegister lists the nodes whose kubelet has started and that the
@@ -162,7 +165,7 @@ func (k *Kubelets) Start(node string) bool {
 	if n == nil {
 		return true
 	}
-	now := k.c.Now()
+	now := k.c.Stamp() // condition times are stored: whole seconds
 	for _, w := range cluster.HealthyNodeConditions() {
 		cond := n.Condition(w.Type)
 		if cond == nil {
@@ -441,6 +444,28 @@ func (k *Kubelets) syncNodes() {
 	}
 }
 
+// admitAt is when the pod worker posts the first status of pod p, bound at
+// bound (its PodScheduled lastTransitionTime): AdmitDelay after the
+// binding. The stored time holds the binding only to the second
+// (Cluster.Stamp), so the kubelet measures the delay from the instant it
+// first saw the binding, unless the stored second already shows the
+// binding older than AdmitDelay (a pod bound while the kubelet was down).
+func (k *Kubelets) admitAt(p *api.Pod, bound time.Time) time.Time {
+	now := k.c.Now()
+	if !now.Before(bound.Add(time.Second + AdmitDelay)) {
+		return bound
+	}
+	seen, ok := k.boundSeen[p.UID]
+	if !ok {
+		if k.boundSeen == nil {
+			k.boundSeen = map[string]time.Time{}
+		}
+		seen = now
+		k.boundSeen[p.UID] = seen
+	}
+	return seen.Add(AdmitDelay)
+}
+
 // forget drops plans of pods that are gone or finished.
 func (k *Kubelets) forget() {
 	for uid, t := range k.timelines {
@@ -448,10 +473,15 @@ func (k *Kubelets) forget() {
 			delete(k.timelines, uid)
 		}
 	}
-	if held := len(k.stopping) + len(k.probers) + len(k.overrides) + len(k.crashers); held > 0 && held*4 > k.c.PodCount()+16 {
+	if held := len(k.stopping) + len(k.probers) + len(k.overrides) + len(k.crashers) + len(k.boundSeen); held > 0 && held*4 > k.c.PodCount()+16 {
 		alive := map[string]bool{}
 		for _, p := range k.c.Pods() {
 			alive[p.UID] = true
+		}
+		for uid := range k.boundSeen {
+			if !alive[uid] {
+				delete(k.boundSeen, uid)
+			}
 		}
 		for uid := range k.stopping {
 			if !alive[uid] {
@@ -509,7 +539,7 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 		// worker posts the first status (ContainerCreating) a moment later;
 		// until then `kubectl get pods` shows the bound pod as Pending.
 		if c := p.Condition(api.PodScheduled); c != nil && c.Status == api.ConditionTrue {
-			if at := c.LastTransitionTime.Add(AdmitDelay); k.c.Now().Before(at) {
+			if at := k.admitAt(p, c.LastTransitionTime); k.c.Now().Before(at) {
 				k.c.WakeAt(at)
 				return
 			}
@@ -656,11 +686,13 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	h := hash32(p.Namespace + "/" + p.Name)
 	t := &timeline{accepted: now, nodeName: n.Name}
 	k.timelines[p.UID] = t
+	delete(k.boundSeen, p.UID)
 
 	st := &p.Status
-	st.StartTime = &now
+	stamp := k.c.Stamp() // stored times are whole seconds (Cluster.Stamp)
+	st.StartTime = &stamp
 	setCreatingStatus(n, p, api.ConditionTrue, now)
-	p.SetCondition(api.PodScheduled, api.ConditionTrue, "", "", now)
+	p.SetCondition(api.PodScheduled, api.ConditionTrue, "", "", stamp)
 	k.setContainersCreating(p, now)
 	var how string
 	if len(p.Spec.InitContainers) > 0 {
@@ -843,7 +875,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 		}
 		for i := range p.Status.ContainerStatuses {
 			cs := &p.Status.ContainerStatuses[i]
-			cs.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: started}}
+			cs.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: cluster.MetaTime(started)}}
 			cs.Started = api.BoolPtr(true)
 			cs.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+cs.Name), hash32(cs.Name+string(p.UID)))
 			cs.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(cs.Image)) + strings.Repeat("0", 56)
@@ -876,8 +908,8 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 		for i := range p.Status.ContainerStatuses {
 			p.Status.ContainerStatuses[i].Ready = true
 		}
-		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
-		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
 		k.decide(p, "SyncPod", "ready", "all containers are ready: the pod is Ready")
 	}
 	if changed {
@@ -927,8 +959,8 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 		// The containers have stopped but finalizers keep the object:
 		// readiness is gone (SyncTerminatedPod's final status).
 		if p.IsReady() {
-			p.SetCondition(api.PodReady, api.ConditionFalse, "", "", now)
-			p.SetCondition(api.ContainersReady, api.ConditionFalse, "", "", now)
+			p.SetCondition(api.PodReady, api.ConditionFalse, "", "", cluster.MetaTime(now))
+			p.SetCondition(api.ContainersReady, api.ConditionFalse, "", "", cluster.MetaTime(now))
 			for i := range p.Status.ContainerStatuses {
 				p.Status.ContainerStatuses[i].Ready = false
 			}
@@ -1093,11 +1125,11 @@ func setCreatingStatus(n *api.Node, p *api.Pod, sandbox string, now time.Time) {
 	if st.QOSClass == "" {
 		st.QOSClass = api.GetPodQOS(&p.Spec)
 	}
-	p.SetCondition(PodReadyToStartContainers, sandbox, "", "", now)
-	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", now)
+	p.SetCondition(PodReadyToStartContainers, sandbox, "", "", cluster.MetaTime(now))
+	p.SetCondition(api.PodInitialized, api.ConditionTrue, "", "", cluster.MetaTime(now))
 	unready := fmt.Sprintf("containers with unready status: [%s]", containerNames(p))
-	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, now)
-	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, now)
+	p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", unready, cluster.MetaTime(now))
+	p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", unready, cluster.MetaTime(now))
 }
 
 // sortPodConditions puts the conditions in the order the kubelet reports them.

@@ -91,10 +91,10 @@ func (nl *NodeLifecycle) monitorNodeHealth(n *api.Node) {
 	for _, t := range []string{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady} {
 		c := n.Condition(t)
 		if c == nil {
-			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: t, LastHeartbeatTime: since})
+			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: t, LastHeartbeatTime: cluster.MetaTime(since)})
 			c = &n.Status.Conditions[len(n.Status.Conditions)-1]
 		}
-		c.Status, c.Reason, c.Message, c.LastTransitionTime = api.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.", now
+		c.Status, c.Reason, c.Message, c.LastTransitionTime = api.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.", nl.c.Stamp()
 	}
 	_ = nl.c.UpdateNode(n)
 	nl.c.Record("Node", &n.ObjectMeta, "", api.EventTypeNormal, "NodeNotReady", fmt.Sprintf("Node %s status is now: NodeNotReady", n.Name), cluster.ComponentNodeLifecycle, "")
@@ -154,11 +154,11 @@ func (nl *NodeLifecycle) reconcileTaints(n *api.Node) {
 		}
 		kept = append(kept, *t)
 	}
-	now := nl.c.Now()
+	now := nl.c.Stamp()
 	for i := range want {
 		t := want[i]
 		if !has(kept, &t) {
-			tm := now
+			tm := now // a metav1.Time: whole seconds
 			t.TimeAdded = &tm
 			kept = append(kept, t)
 			added = append(added, t.ToString())
@@ -183,7 +183,7 @@ func (nl *NodeLifecycle) reconcileTaints(n *api.Node) {
 // node that stopped reporting get Ready=False (the kubelet is not there to
 // say otherwise) and a NodeNotReady warning.
 func (nl *NodeLifecycle) markPodsNotReady(n *api.Node) {
-	now := nl.c.Now()
+	now := nl.c.Stamp() // a stored condition time: whole seconds
 	for _, p := range nl.c.PodsOnNode(n.Name) {
 		c := p.Condition(api.PodReady)
 		if c == nil || c.Status == api.ConditionFalse {
@@ -259,7 +259,7 @@ func (k *Kubelets) SetNodeCondition(node, typ, status string) error {
 	if !k.Running(node) {
 		return fmt.Errorf("node %q has failed: its kubelet posts no status (node recover %s first)", node, node)
 	}
-	now := k.c.Now()
+	now := k.c.Stamp() // stored condition times: whole seconds
 	cond := n.Condition(typ)
 	if cond == nil {
 		n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: typ})

@@ -356,13 +356,13 @@ func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool
 		return false
 	}
 	if len(unready) == 0 {
-		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", now)
-		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", now)
+		p.SetCondition(api.ContainersReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
+		p.SetCondition(api.PodReady, api.ConditionTrue, "", "", cluster.MetaTime(now))
 		k.decide(p, "doProbe", "ready", "the readiness probes passed: the pod is Ready")
 	} else {
 		msg := fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
-		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, now)
-		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, now)
+		p.SetCondition(api.ContainersReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
+		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
 		k.decide(p, "doProbe", "unready", "a readiness probe failed: the pod is not Ready ("+msg+")")
 	}
 	_ = k.c.UpdatePod(p)

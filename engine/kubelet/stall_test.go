@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 func TestCommandExit(t *testing.T) {
@@ -247,6 +248,24 @@ func TestCrashLoopBackOff(t *testing.T) {
 	if got := int(p.Status.ContainerStatuses[0].RestartCount); got != len(starts)-1 {
 		t.Errorf("restartCount %d after %d starts", got, len(starts))
 	}
+	// The stored startedAt holds whole seconds (Cluster.Stamp); the
+	// kubelet's decisions carry the precise instant of each start, which
+	// the back-off is computed from.
+	var precise []time.Time
+	for _, d := range w.c.Decisions(0) {
+		if d.Object == podObject(p) && (d.Action == "running" || d.Action == "restart") {
+			precise = append(precise, d.Time)
+		}
+	}
+	if len(precise) < len(starts) {
+		t.Fatalf("%d start decisions for %d starts", len(precise), len(starts))
+	}
+	for k := range starts {
+		if want := cluster.MetaTime(precise[k]); !starts[k].Equal(want) {
+			t.Errorf("start %d: startedAt %s, want the second of %s", k+1, starts[k].Format(time.RFC3339Nano), precise[k].Format(time.RFC3339Nano))
+		}
+	}
+	starts = precise[:len(starts)]
 	for k := 1; k < len(starts); k++ {
 		exit := starts[k-1].Add(CrashExitAfter)
 		want := exit.Add(CrashSyncDelay) // the first restart: no back-off entry yet

@@ -173,7 +173,7 @@ func (te *TaintEviction) cancelEvent(p *api.Pod) {
 func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
 	c := te.c
 	te.done[p.UID] = eviction{namespace: p.Namespace, name: p.Name, created: c.Now(), at: c.Now()}
-	p.SetCondition(DisruptionTarget, api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Now())
+	p.SetCondition(DisruptionTarget, api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Stamp())
 	_ = c.UpdatePod(p)
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
 		fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")

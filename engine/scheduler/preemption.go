@@ -241,7 +241,6 @@ func pickOneNodeForPreemption(cands []candidate) candidate {
 // nomination (ClearNominatedNodeName).
 func (s *Scheduler) prepareCandidate(cy *cycle, p *api.Pod, best candidate) {
 	c := s.c
-	now := c.Now()
 	names := make([]string, 0, len(best.victims))
 	for _, v := range best.victims {
 		names = append(names, v.Namespace+"/"+v.Name)
@@ -251,7 +250,7 @@ func (s *Scheduler) prepareCandidate(cy *cycle, p *api.Pod, best candidate) {
 				sched = api.DefaultSchedulerName
 			}
 			v.SetCondition(ConditionDisruptionTarget, api.ConditionTrue, ReasonPreemptionByScheduler,
-				sched+": preempting to accommodate a higher priority pod", now)
+				sched+": preempting to accommodate a higher priority pod", c.Stamp())
 			_ = c.UpdatePod(v)
 			_ = c.DeletePod(v.Namespace, v.Name, nil)
 		}

@@ -586,11 +586,12 @@ func (s *Scheduler) recordFailure(p *api.Pod, msg string, post postFilterResult)
 			p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodScheduled})
 			cond = &p.Status.Conditions[len(p.Status.Conditions)-1]
 		}
+		stamp := c.Stamp() // stored condition times: whole seconds
 		if cond.Status != api.ConditionFalse {
-			cond.LastTransitionTime = now
+			cond.LastTransitionTime = stamp
 		}
 		cond.Status, cond.Reason, cond.Message = api.ConditionFalse, "Unschedulable", msg
-		cond.LastProbeTime = now
+		cond.LastProbeTime = stamp
 		if post.nominate {
 			p.Status.NominatedNodeName = post.node
 		}
@@ -624,7 +625,7 @@ func targetNode(p *api.Pod) string {
 // becomes True; event Scheduled "Successfully assigned <ns>/<pod> to <node>".
 func (s *Scheduler) bind(p *api.Pod, ni *nodeInfo) {
 	c := s.c
-	now := c.Now()
+	now := c.Stamp() // lastTransitionTime is stored: whole seconds
 	p.Spec.NodeName = ni.node.Name
 	p.Status.NominatedNodeName = ""
 	if cond := p.Condition(api.PodScheduled); cond != nil {
