@@ -640,7 +640,7 @@ func (s *Scheduler) bind(p *api.Pod, ni *nodeInfo) {
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "Scheduled",
 		fmt.Sprintf("Successfully assigned %s/%s to %s", p.Namespace, p.Name, ni.node.Name), cluster.ComponentScheduler, "")
 	c.Decide(cluster.Decision{Component: cluster.ComponentScheduler, Func: "bind", Object: podObject(p), Node: ni.node.Name,
-		Action: "bind", Reason: fmt.Sprintf("node %s passes every filter (NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit)", ni.node.Name)})
+		Action: "bind", Reason: fmt.Sprintf("node %s passes every filter (NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity)", ni.node.Name)})
 }
 
 var time0 = api.Pod{}.CreationTimestamp
