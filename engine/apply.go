@@ -44,19 +44,21 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 		return nil, err
 	}
 	r := &ApplyReport{Lines: lines}
+	var out kubectl.ChunkBuilder
 	for _, d := range docs {
 		if d.Skipped {
 			r.Skipped = append(r.Skipped, fmt.Sprintf("%s/%s (%s %s): not simulated, ignored",
 				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind))
-			kubectl.AppendChunk(&r.Output, true, kubectl.SkippedWarning(d))
+			out.Add(true, kubectl.SkippedWarning(d))
 		}
 	}
 	for i, l := range lines {
 		if i < len(warnings) {
-			kubectl.AppendChunk(&r.Output, true, warnings[i])
+			out.Add(true, warnings[i])
 		}
-		kubectl.AppendChunk(&r.Output, false, l+"\n")
+		out.Add(false, l+"\n")
 	}
+	r.Output = out.Chunks()
 	s.Settle()
 	return r, nil
 }

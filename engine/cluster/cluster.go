@@ -10,6 +10,7 @@ package cluster
 import (
 	"cmp"
 	"container/heap"
+	"encoding/hex"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -165,7 +166,18 @@ func (c *Cluster) NewUID() string {
 	for i := range b {
 		b[i] = byte(c.rand.Intn(256))
 	}
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	// the "%x-%x-%x-%x-%x" of b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]
+	out := make([]byte, 36)
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:36], b[10:16])
+	return string(out)
 }
 
 // nameAlphabet is the alphabet of apimachinery's rand.String: no vowels, no 0, 1, 3.

@@ -1,8 +1,8 @@
 package cluster
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -78,7 +78,7 @@ func (c *Cluster) record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 		ns = api.DefaultNamespace
 	}
 	c.expireEvents()
-	object := fmt.Sprintf("%s|%s|%s|%s|%s|%s", component, host, kind, ns, meta.Name, meta.UID)
+	object := component + "|" + host + "|" + kind + "|" + ns + "|" + meta.Name + "|" + meta.UID
 
 	// EventAggregator.EventAggregate
 	aggKey := object + "|" + eventType + "|" + reason
@@ -118,7 +118,7 @@ func (c *Cluster) record(kind string, meta *api.ObjectMeta, fieldPath, eventType
 	}
 	e := &api.Event{
 		TypeMeta:       api.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta:     api.ObjectMeta{Name: fmt.Sprintf("%s.%x", meta.Name, c.now.UnixNano()+c.eventSeq), Namespace: ns, CreationTimestamp: c.stamp(), UID: newUID()},
+		ObjectMeta:     api.ObjectMeta{Name: meta.Name + "." + strconv.FormatInt(c.now.UnixNano()+c.eventSeq, 16), Namespace: ns, CreationTimestamp: c.stamp(), UID: newUID()},
 		InvolvedObject: ref,
 		Reason:         reason,
 		Message:        message,

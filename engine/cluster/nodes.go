@@ -1,7 +1,7 @@
 package cluster
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/dsplayground/dsplay/engine/api"
 )
@@ -73,7 +73,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 			Allocatable: alloc,
 			Conditions:  conds,
 			Addresses: []api.NodeAddress{
-				{Type: "InternalIP", Address: fmt.Sprintf("172.18.%d.%d", index/250, index%250+2)},
+				{Type: "InternalIP", Address: "172.18." + strconv.Itoa(index/250) + "." + strconv.Itoa(index%250+2)},
 				{Type: "Hostname", Address: name},
 			},
 			NodeInfo: api.NodeSystemInfo{
@@ -110,7 +110,7 @@ func HealthyNodeConditions() []api.NodeCondition {
 // 10.224.0.0/24 onwards.
 func PodCIDR(index int) string {
 	k := (index + 20*256) % 8192
-	return fmt.Sprintf("10.%d.%d.0/24", 224+k/256, k%256)
+	return "10." + strconv.Itoa(224+k/256) + "." + strconv.Itoa(k%256) + ".0/24"
 }
 
 // AddDefaultNodes registers the default cluster of the playground:

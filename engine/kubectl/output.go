@@ -1,5 +1,7 @@
 package kubectl
 
+import "strings"
+
 // Chunk is a piece of a command's output in the order it was written:
 // kubectl writes to stdout and stderr as it goes (a warning, then a result
 // line, then another warning), and a terminal shows them interleaved.
@@ -49,4 +51,41 @@ func AppendChunk(chunks *[]Chunk, stderr bool, text string) {
 		return
 	}
 	*chunks = append(*chunks, Chunk{Stderr: stderr, Text: text})
+}
+
+// ChunkBuilder collects output in order like AppendChunk, without copying
+// the text of a stream again for every piece added to it (a manifest of
+// 1,000 nodes prints 1,000 lines into one chunk). The zero value is ready.
+type ChunkBuilder struct {
+	chunks []Chunk
+	cur    strings.Builder
+	stderr bool
+	open   bool
+}
+
+// Add appends text (nothing when empty) to stderr or stdout.
+func (b *ChunkBuilder) Add(stderr bool, text string) {
+	if text == "" {
+		return
+	}
+	if b.open && b.stderr != stderr {
+		b.flush()
+	}
+	b.stderr, b.open = stderr, true
+	b.cur.WriteString(text)
+}
+
+func (b *ChunkBuilder) flush() {
+	if b.open {
+		b.chunks = append(b.chunks, Chunk{Stderr: b.stderr, Text: b.cur.String()})
+		b.cur.Reset()
+		b.open = false
+	}
+}
+
+// Chunks returns the chunks added so far, adjacent pieces of one stream
+// merged, as AppendChunk would have built them.
+func (b *ChunkBuilder) Chunks() []Chunk {
+	b.flush()
+	return b.chunks
 }

@@ -363,7 +363,7 @@ func nodeRef(n *api.Node) *api.ObjectMeta {
 // recordNodeStatusEvent mirrors Kubelet.recordNodeStatusEvent: Normal
 // <event> "Node <name> status is now: <event>".
 func (k *Kubelets) recordNodeStatusEvent(n *api.Node, event string) {
-	k.c.RecordNodeEvent(nodeRef(n), api.EventTypeNormal, event, fmt.Sprintf("Node %s status is now: %s", n.Name, event), cluster.ComponentKubelet, n.Name)
+	k.c.RecordNodeEvent(nodeRef(n), api.EventTypeNormal, event, "Node "+n.Name+" status is now: "+event, cluster.ComponentKubelet, n.Name)
 }
 
 // recordStartup records what a starting kubelet reports about its node:

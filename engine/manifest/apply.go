@@ -91,12 +91,21 @@ func (a *applier) serverError(doc *Document, field, reason, msg, hint string) []
 // lastApplied is the annotation kubectl apply stores: the manifest as
 // written (with the namespace kubectl filled in), as JSON.
 func lastApplied(doc *Document, namespaced bool) string {
-	raw, _ := deepCopy(doc.raw).(map[string]any)
-	if raw == nil {
+	// Copy only the maps edited below (the top level, metadata and its
+	// annotations): json.Marshal reads the rest, which stays shared with
+	// doc.raw. A reflective deep copy of every document dominated applying
+	// manifests of many objects.
+	top, _ := doc.raw.(map[string]any)
+	if top == nil {
 		return ""
 	}
+	raw := maps.Clone(top)
 	if md, ok := raw["metadata"].(map[string]any); ok {
+		md = maps.Clone(md)
+		raw["metadata"] = md
 		if an, ok := md["annotations"].(map[string]any); ok {
+			an = maps.Clone(an)
+			md["annotations"] = an
 			delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
 			if len(an) == 0 {
 				delete(md, "annotations")

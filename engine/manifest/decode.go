@@ -269,6 +269,17 @@ func parseIntV2(s string) (int64, bool) {
 	if plain == "" || plain == "+" || plain == "-" {
 		return 0, false
 	}
+	// Fast path for the common non-number (every string scalar is tried):
+	// ParseInt with base 0 fails unless a digit follows the optional sign
+	// (its 0x, 0o and 0b prefixes start with one), and the failure would
+	// allocate its *NumError.
+	d := plain[0]
+	if d == '+' || d == '-' {
+		d = plain[1]
+	}
+	if d < '0' || d > '9' {
+		return 0, false
+	}
 	if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
 		return i, true
 	}
