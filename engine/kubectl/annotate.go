@@ -58,25 +58,11 @@ func runAnnotate(inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNameOutput(f); err != nil {
-		return err
-	}
-	sel, err := validateSelection(f, resources)
+	u, err := inv.metadataTargets(f, resources, len(add)+len(remove), "annotation")
 	if err != nil {
 		return err
 	}
-	if len(add) < 1 && len(remove) < 1 && !f.Bool("list") {
-		return &plainError{"at least one annotation update is required"}
-	}
-	ts, one, err := inv.builderTargets(resources, f.Strings("filename"), sel)
-	if err != nil {
-		return err
-	}
-	record, cause := inv.recordFlag()
-	rv, err := resourceVersionFlag(f, one)
-	if err != nil {
-		return err
-	}
+	ts, one, record, cause, rv := u.targets, u.one, u.record, u.cause, u.rv
 	c := inv.env.Cluster
 	return visitTargets(ts, func(o object) error {
 		if f.Bool("list") {

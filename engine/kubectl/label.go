@@ -32,6 +32,41 @@ func metadataUpdateFlags(fieldManager string) []*flagDef {
 	}
 }
 
+// metadataUpdate is what label and annotate resolve before visiting their
+// targets: the objects, whether the command named a single one, the
+// --record change cause, and --resource-version.
+type metadataUpdate struct {
+	targets []target
+	one     bool
+	record  bool
+	cause   string
+	rv      string
+}
+
+// metadataTargets runs the checks label and annotate share, in kubectl's
+// order (Complete/Validate of both commands): -o name only, the selection
+// flags, at least one update unless --list ("at least one <what> update is
+// required"), the targets, --record and --resource-version.
+func (inv *invocation) metadataTargets(f *flagSet, resources []string, updates int, what string) (metadataUpdate, error) {
+	var u metadataUpdate
+	if err := checkNameOutput(f); err != nil {
+		return u, err
+	}
+	sel, err := validateSelection(f, resources)
+	if err != nil {
+		return u, err
+	}
+	if updates < 1 && !f.Bool("list") {
+		return u, &plainError{"at least one " + what + " update is required"}
+	}
+	if u.targets, u.one, err = inv.builderTargets(resources, f.Strings("filename"), sel); err != nil {
+		return u, err
+	}
+	u.record, u.cause = inv.recordFlag()
+	u.rv, err = resourceVersionFlag(f, u.one)
+	return u, err
+}
+
 // resourceVersionFlag returns --resource-version; it may only lock a single
 // resource (one), as label and annotate check in Validate/RunX.
 func resourceVersionFlag(f *flagSet, one bool) (string, error) {
@@ -225,25 +260,11 @@ func runLabel(inv *invocation) error {
 	if f.Bool("list") && f.String("output") != "" {
 		return &plainError{"--list and --output may not be specified together"}
 	}
-	if err := checkNameOutput(f); err != nil {
-		return err
-	}
-	sel, err := validateSelection(f, resources)
+	u, err := inv.metadataTargets(f, resources, len(newLabels)+len(remove), "label")
 	if err != nil {
 		return err
 	}
-	if len(newLabels) < 1 && len(remove) < 1 && !f.Bool("list") {
-		return &plainError{"at least one label update is required"}
-	}
-	ts, one, err := inv.builderTargets(resources, f.Strings("filename"), sel)
-	if err != nil {
-		return err
-	}
-	record, cause := inv.recordFlag()
-	rv, err := resourceVersionFlag(f, one)
-	if err != nil {
-		return err
-	}
+	ts, one, record, cause, rv := u.targets, u.one, u.record, u.cause, u.rv
 	c := inv.env.Cluster
 	overwrite := f.Bool("overwrite")
 	return visitTargets(ts, func(o object) error {
