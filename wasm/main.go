@@ -166,10 +166,15 @@ func (a *app) start() (err error) {
 
 	a.keepPaneOrder()
 	a.exposeHooks()
+	a.initLessons() // lessons and exercises (lesson.go)
 
-	// The default example, applied: its pods appear over the first virtual seconds.
-	a.ed.setText(exampleManifests[0].Text)
-	a.applyNow()
+	// What the URL asks for (embed mode, a share link, a lesson: embed.go);
+	// otherwise the default example, applied: its pods appear over the
+	// first virtual seconds.
+	if !a.initEmbed() {
+		a.ed.setText(exampleManifests[0].Text)
+		a.applyNow()
+	}
 	a.setPlaying(!urlParam("paused"))
 	a.view.render(true)
 	if urlParam("compare") {
@@ -183,6 +188,10 @@ func (a *app) start() (err error) {
 
 	byID("loading").Set("hidden", true)
 	document.Get("documentElement").Get("dataset").Set("state", "ready")
+	// Navigation to interactive, for load-time measurements (site tests).
+	if perf := global.Get("performance"); perf.Truthy() && perf.Get("mark").Truthy() {
+		perf.Call("mark", "dsplay-ready")
+	}
 	return nil
 }
 
