@@ -7,10 +7,14 @@ import (
 )
 
 // TestSetNodeCondition: the façade makes a node report a condition and
-// settles, so the node lifecycle controller's taint is there on return and
-// the DaemonSet status follows (§3.5, §3.6): NetworkUnavailable keeps the
-// running pod but counts it misscheduled; clearing the condition undoes it.
-// Bad input is refused and changes nothing.
+// settles, so the node lifecycle controller's taint is there on return
+// (§3.5, §3.6). NetworkUnavailable keeps the running pod; the taint alone
+// syncs no DaemonSet (syncNodeUpdate, §1.2: the pod may continue running),
+// so the status keeps counting node-1 as desired until something else syncs
+// the DaemonSet (here an edit of it), which then counts the pod
+// misscheduled; clearing the condition re-syncs it, since its status
+// reports a misscheduled node where it has a pod (#132477). Bad input is
+// refused and changes nothing.
 func TestSetNodeCondition(t *testing.T) {
 	s := New(Options{})
 	ds := createDS(t, s, newTestDS("agent"))
@@ -24,6 +28,13 @@ func TestSetNodeCondition(t *testing.T) {
 	}
 	eq(t, "taints", strings.Join(taints, ","), "node.kubernetes.io/network-unavailable:NoSchedule")
 	eq(t, "placement", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
+	eq(t, "desired/misscheduled (not re-synced)", []int32{ds.Status.DesiredNumberScheduled, ds.Status.NumberMisscheduled}, []int32{2, 0})
+	d := s.Cluster.DaemonSet(ds.Namespace, ds.Name)
+	d.Annotations = map[string]string{"touched": "1"} // a metadata-only edit: enqueued by updateDaemonset
+	if err := s.Cluster.UpdateDaemonSet(d); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(time.Second)
 	eq(t, "desired/misscheduled", []int32{ds.Status.DesiredNumberScheduled, ds.Status.NumberMisscheduled}, []int32{1, 1})
 	if err := s.SetNodeCondition("node-1", "NetworkUnavailable", "False"); err != nil {
 		t.Fatal(err)

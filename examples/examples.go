@@ -1,15 +1,26 @@
 // Package examples embeds the seed manifests (re-indented copies of the
 // manifests in the articles the playground grew from) so that the browser
-// app and the tests use the same files as the scenarios under examples/.
+// app and the tests use the same files as the scenarios under examples/,
+// and the course: the lessons (examples/lessons/*.txtar) and exercises
+// (examples/exercises/*.txtar), txtar scenarios whose header comments
+// (`# title:`, `# kind:`, ...) engine/scenario reads. This package imports
+// nothing from engine/, so that any package may use it; callers parse
+// File.Data with scenario.Parse to get a file's metadata (Meta, Lesson).
 package examples
 
 import (
 	"embed"
+	"io/fs"
+	"path"
+	"sort"
 	"strings"
 )
 
 //go:embed manifests/*.yaml
 var manifests embed.FS
+
+//go:embed lessons/*.txtar exercises/*.txtar
+var course embed.FS
 
 // Manifest is one example manifest the editor can load.
 type Manifest struct {
@@ -40,6 +51,44 @@ func Manifests() []Manifest {
 			panic(err) // cannot happen: the files are embedded and listed by a test
 		}
 		out = append(out, Manifest{File: o.file, Title: o.title, Text: strings.TrimLeft(string(b), "\n")})
+	}
+	return out
+}
+
+// File is one embedded lesson or exercise.
+type File struct {
+	// Name is the path inside examples/, e.g. "lessons/01-one-pod-per-node.txtar".
+	Name string
+	// ID is the file name without directory and extension, e.g.
+	// "01-one-pod-per-node": unique among lessons and among exercises, and
+	// what the page's `lesson=` / `exercise=` parameters name.
+	ID string
+	// Data is the txtar archive as written (script comment, then files).
+	Data []byte
+}
+
+// Lessons returns the lessons (examples/lessons/*.txtar) sorted by name,
+// which is course order (NN- prefixes).
+func Lessons() []File { return courseFiles("lessons") }
+
+// Exercises returns the exercises (examples/exercises/*.txtar) sorted by
+// name.
+func Exercises() []File { return courseFiles("exercises") }
+
+// courseFiles lists dir/*.txtar of the embedded course, sorted by name.
+func courseFiles(dir string) []File {
+	names, err := fs.Glob(course, dir+"/*.txtar")
+	if err != nil {
+		panic(err) // cannot happen: the pattern is well-formed
+	}
+	sort.Strings(names)
+	out := make([]File, 0, len(names))
+	for _, n := range names {
+		b, err := course.ReadFile(n)
+		if err != nil {
+			panic(err) // cannot happen: the name came from the embedded FS
+		}
+		out = append(out, File{Name: n, ID: strings.TrimSuffix(path.Base(n), ".txtar"), Data: b})
 	}
 	return out
 }

@@ -5,6 +5,14 @@
 // prints each scenario's transcript (every command echoed as `$ command`
 // followed by its output) and exits 0 when every assertion held, 1 when one
 // failed, 2 for a malformed scenario or bad usage (DESIGN.md contract 3).
+//
+// Lessons (`# kind: lesson`) run as ordinary scenarios. An exercise
+// (`# kind: exercise`) runs its setup, checks that its goal does not hold
+// yet, runs its solution with its `always` invariants observed after every
+// command and every virtual second, and checks that the goal holds: a
+// teacher's exercises can be tested in CI. The file format is described in
+// the documentation of package engine/scenario (go doc
+// github.com/dsplayground/dsplay/engine/scenario).
 package main
 
 import (
@@ -20,7 +28,11 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `usage: dsplay run FILE.txtar...
 
 Runs each scenario on a fresh simulated cluster and prints its transcript.
+Lessons run as ordinary scenarios. Exercises run their setup, check that
+the goal does not hold yet, run the solution with the always invariants
+observed after every command and every virtual second, and check the goal.
 Exit status: 0 all assertions held, 1 an assertion failed, 2 malformed input.
+File format: go doc github.com/dsplayground/dsplay/engine/scenario
 `
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -47,7 +47,10 @@
 //	30                 engine/controller TestAddPodOrphan, TestUpdatePodChangeControllerRef
 //	                   (enqueue decisions: there is no work queue, every DaemonSet
 //	                   syncs on every change; the outcomes are checked)
-//	31                 engine/controller TestShouldIgnoreNodeUpdate
+//	31                 engine/controller TestShouldIgnoreNodeUpdate, TestNodeEventHandlers
+//	                   (which DaemonSets addNode/updateNode and syncNodeUpdate
+//	                   enqueue; the observable part is
+//	                   nodes-syncnodeupdate-noschedule-stale-status)
 //	37                 engine/controller TestStoreDaemonSetStatus (the store never
 //	                   refuses a status write, so there is no retry path)
 //	51                 engine/controller TestLaunchWithHashCollision

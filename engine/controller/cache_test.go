@@ -2,6 +2,7 @@ package controller
 
 import (
 	"testing"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 )
@@ -147,7 +148,11 @@ func TestQuietSyncIsSkippedOnlyWhileInputsStay(t *testing.T) {
 		})
 	}
 
-	t.Run("minReadySeconds is never quiet", func(t *testing.T) {
+	// minReadySeconds: the clock matters only while a Ready pod waits out
+	// minReadySeconds; the sync asks for a wake-up then and must not be
+	// quiet, or the pod would never be counted available. Once every Ready
+	// pod is Available the DaemonSet is quiet again.
+	t.Run("minReadySeconds is quiet only once every Ready pod is Available", func(t *testing.T) {
 		f := newFixture(t)
 		f.addNodes("node", 0, 2, nil)
 		ds := newDaemonSet("foo")
@@ -156,8 +161,32 @@ func TestQuietSyncIsSkippedOnlyWhileInputsStay(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			f.dsc.Sync()
 		}
+		if _, ok := f.dsc.quiet[ds.UID]; !ok {
+			t.Fatal("pods not Ready: nothing depends on the clock, yet the DaemonSet is not quiet")
+		}
+		t0 := f.c.Now()
+		f.markPodsReady(ds)
+		for i := 0; i < 3; i++ {
+			f.dsc.Sync()
+		}
 		if _, ok := f.dsc.quiet[ds.UID]; ok {
-			t.Fatal("a DaemonSet with minReadySeconds was marked quiet")
+			t.Fatal("Ready pods waiting out minReadySeconds: the DaemonSet was marked quiet")
+		}
+		// upstream updatePod: enqueueDaemonSetAfter(minReadySeconds+1s)
+		if got, ok := f.c.NextWakeup(t0.Add(time.Hour)); !ok || !got.Equal(t0.Add(11*time.Second)) {
+			t.Fatalf("wake-up at %v (ok %v), want ready time + 11s", got.Sub(t0), ok)
+		}
+		if ds.Status.NumberReady != 2 || ds.Status.NumberAvailable != 0 {
+			t.Fatalf("status ready/available = %d/%d, want 2/0", ds.Status.NumberReady, ds.Status.NumberAvailable)
+		}
+		f.c.SetNow(f.c.Now().Add(11 * time.Second)) // the wake-up; no store write
+		f.dsc.Sync()
+		if ds.Status.NumberAvailable != 2 {
+			t.Fatalf("after minReadySeconds: available = %d, want 2", ds.Status.NumberAvailable)
+		}
+		f.dsc.Sync()
+		if _, ok := f.dsc.quiet[ds.UID]; !ok {
+			t.Fatal("every Ready pod Available: the DaemonSet should be quiet")
 		}
 	})
 }

@@ -9,12 +9,14 @@
 // syncDaemonSet for every DaemonSet in namespace/name order on every pass
 // of the simulation loop, which covers every enqueue upstream makes (pod,
 // node, ControllerRevision and DaemonSet events) at the same virtual
-// instant. Three caches stand in for what the informers save upstream, and
-// change no decision: a DaemonSet whose last sync was a no-op is not synced
-// again until the store's change counters for its pods, the orphans, the
-// nodes, its revisions or the object itself move (syncDaemonSet: no event,
-// no sync); NodeShouldRunDaemonPod answers are kept until a node or the
-// template's placement fields change (cachedVerdicts); and the pods of a
+// instant. Three caches stand in for what the informers save upstream: a
+// DaemonSet whose last sync was a no-op is not synced again until the
+// store's change counters for its pods, the orphans, its revisions or the
+// object itself move, or a node event enqueues it by upstream's rules
+// (syncDaemonSet: no event, no sync; nodes.go: addNode, updateNode, and no
+// handler for a deleted node); NodeShouldRunDaemonPod answers are kept
+// until a node or the template's placement fields change (cachedVerdicts);
+// and the pods of a
 // sync are grouped by node in storage reused from sync to sync
 // (getNodesToDaemonPods).
 //
@@ -118,17 +120,27 @@ type DaemonSetsController struct {
 	// a sync.
 	quiet                    map[string]syncInputs
 	attempted, timeSensitive bool
+
+	// seenNodes are the nodes as the node event handlers last saw them
+	// (trimmed copies, see nodes.go), as of cluster.NodeVersion
+	// seenNodeVersion; nodesObserved is false until the first Sync.
+	seenNodes       map[string]*api.Node
+	seenNodeVersion int64
+	nodesObserved   bool
 }
 
-// syncInputs fingerprints everything syncDaemonSet reads from the store
-// and from the controller's settings: the DaemonSet object, the pods it
-// controls, the orphans it may adopt, the nodes and the ControllerRevisions
-// (each by the store's change counter), and burstReplicas.
+// syncInputs fingerprints what syncDaemonSet reads from the store and
+// from the controller's settings, except the nodes: the DaemonSet object,
+// the pods it controls, the orphans it may adopt and the ControllerRevisions
+// (each by the store's change counter), and burstReplicas. Node changes
+// re-sync a DaemonSet only through the node event handlers (nodes.go:
+// addNode, updateNode, syncNodeUpdate; a deleted node enqueues nothing), as
+// upstream.
 type syncInputs struct {
-	ds                          *api.DaemonSet
-	dsRV                        string
-	owned, orphans, nodes, revs int64
-	burst                       int
+	ds                   *api.DaemonSet
+	dsRV                 string
+	owned, orphans, revs int64
+	burst                int
 }
 
 type verdictKey struct{ ds, node string }
@@ -162,8 +174,9 @@ func (dsc *DaemonSetsController) Sync() {
 	dsc.synced, dsc.lastRV, dsc.lastNow = true, c.ResourceVersion(), c.Now()
 	dss := c.DaemonSets()
 	dsc.forgetDeleted(dss)
+	nodes := c.NodesShared()
+	dsc.observeNodes(dss, nodes)
 	if len(dss) > 0 {
-		nodes := c.NodesShared()
 		for _, ds := range dss {
 			dsc.syncDaemonSet(ds, nodes)
 		}
@@ -238,28 +251,58 @@ func (dsc *DaemonSetsController) event(ds *api.DaemonSet, eventType, reason, mes
 // ds was quiet and nothing it reads has changed since.
 //
 // Upstream syncs a DaemonSet whenever an informer event concerns it (its
-// pods, the nodes, its revisions, the DaemonSet itself) and when a requeue
-// it asked for comes due. A sync that wrote nothing, attempted no create or
-// delete and consulted no clock (no minReadySeconds, no failed pod and its
-// backoff, no pending create backoff, no wake-up asked for) is a fixed
-// point: running it again on the same store does the same nothing (every
-// decision it notes is deduplicated), so it is skipped while the store's
-// change counters for those inputs stay the same. This stands in for the
-// informer: no event, no sync.
+// pods, its revisions, the DaemonSet itself, and the node events
+// syncNodeUpdate enqueues it for) and when a requeue it asked for comes due.
+// A sync that wrote nothing, attempted no create or delete and consulted no
+// clock (no Ready pod waiting out minReadySeconds, no failed pod and its
+// backoff, no pending create backoff: no wake-up asked for) is a fixed
+// point: running it again on the same pods, revisions and DaemonSet does
+// the same nothing (every decision it notes is deduplicated), so it is
+// skipped while the store's
+// change counters for those inputs stay the same and no node event
+// enqueued it (observeNodes drops the quiet entry). This stands in for the
+// informer: no event, no sync. In particular a deleted node enqueues
+// nothing (nodes.go): a quiet DaemonSet keeps its status until the pod GC
+// deletes its pod on that node.
 func (dsc *DaemonSetsController) syncDaemonSet(ds *api.DaemonSet, nodes []*api.Node) {
 	c := dsc.c
 	in := syncInputs{ds: ds, dsRV: ds.ResourceVersion, owned: c.OwnerPodVersion(ds.UID), orphans: c.OwnerPodVersion(""),
-		nodes: c.NodeVersion(), revs: c.RevisionVersion(), burst: dsc.BurstReplicas}
+		revs: c.RevisionVersion(), burst: dsc.BurstReplicas}
 	if q, ok := dsc.quiet[ds.UID]; ok && q == in {
 		return
 	}
 	delete(dsc.quiet, ds.UID)
 	rv := c.ResourceVersion()
-	dsc.attempted, dsc.timeSensitive = false, ds.Spec.MinReadySeconds > 0
+	// minReadySeconds makes a sync depend on the clock only while a Ready
+	// pod is not yet Available; requeueReadyPods then asks for a wake-up at
+	// the moment it becomes so and keeps the sync from being quiet. Once
+	// every Ready pod is Available the answer no longer moves with time.
+	dsc.attempted, dsc.timeSensitive = false, false
 	wakes := c.PendingWakeups()
 	dsc.doSync(ds, nodes)
+	if ds.Spec.MinReadySeconds > 0 {
+		dsc.requeueReadyPods(ds)
+	}
 	if c.ResourceVersion() == rv && !dsc.attempted && !dsc.timeSensitive && c.PendingWakeups() == wakes && !dsc.syncErrorBackoff.has(ds.UID) {
 		dsc.quiet[ds.UID] = in
+	}
+}
+
+// requeueReadyPods stands in for the enqueueDaemonSetAfter of upstream
+// updatePod: a pod of a DaemonSet with minReadySeconds that turned Ready
+// requeues it minReadySeconds+1s later, when the pod has become Available.
+// Every live pod of ds still short of that moment asks for a wake-up then,
+// and the sync is not quiet (its outcome moves with the clock).
+func (dsc *DaemonSetsController) requeueReadyPods(ds *api.DaemonSet) {
+	now := dsc.c.Now()
+	for _, p := range dsc.c.PodsOwnedByShared(ds.UID) {
+		if p.DeletionTimestamp != nil {
+			continue
+		}
+		if t, ok := availableRequeue(p, ds.Spec.MinReadySeconds); ok && t.After(now) {
+			dsc.c.WakeAt(t)
+			dsc.timeSensitive = true
+		}
 	}
 }
 

@@ -203,10 +203,13 @@ func TestUpdatePodChangeControllerRef(t *testing.T) {
 }
 
 // §6 case 31, DC TestUpdateNode / TestShouldIgnoreNodeUpdate: upstream a
-// node update enqueues DaemonSets only when labels or taints changed. Here
-// the outcome is checked: a change of allocatable or of conditions alone
-// changes nothing (no create, delete or status write); a label change that
-// makes the node match creates the pod.
+// node update enqueues only the DaemonSets whose (shouldRun,
+// shouldContinueRunning) for the node changed, after shouldIgnoreNodeUpdate
+// dropped updates of conditions (same True types) and resourceVersion; the
+// enqueue decisions are checked in TestNodeEventHandlers (nodes_test.go).
+// Here the outcome of a forced sync is checked: a change of allocatable or
+// of conditions alone changes nothing (no create, delete or status write); a
+// label change that makes the node match creates the pod.
 func TestShouldIgnoreNodeUpdate(t *testing.T) {
 	f := newFixture(t)
 	f.addNodes("node", 0, 1, nil)

@@ -76,16 +76,29 @@ func resolvePod(sim *engine.Simulation, ref string) (*api.Pod, error) {
 }
 
 // podPhase runs `pod fail REF` (engine.Simulation.FailPod) or
-// `pod succeed REF` (engine.Simulation.SucceedPod) on the pod REF names.
-func podPhase(sim *engine.Simulation, verb, ref string) error {
-	p, err := resolvePod(sim, ref)
+// `pod succeed REF` (engine.Simulation.SucceedPod) on the pod REF names
+// (in namespace ns when given).
+func podPhase(t target, verb, ref, ns string) error {
+	p, err := resolvePodIn(t.Sim(), ref, ns)
 	if err != nil {
 		return err
 	}
 	if verb == "fail" {
-		return sim.FailPod(p.Namespace, p.Name)
+		return t.FailPod(p.Namespace, p.Name)
 	}
-	return sim.SucceedPod(p.Namespace, p.Name)
+	return t.SucceedPod(p.Namespace, p.Name)
+}
+
+// resolvePodIn is resolvePod, or with ns the pod named ref in namespace ns.
+func resolvePodIn(sim *engine.Simulation, ref, ns string) (*api.Pod, error) {
+	if ns == "" {
+		return resolvePod(sim, ref)
+	}
+	p := sim.Cluster.Pod(ns, ref)
+	if p == nil {
+		return nil, cluster.NotFound("pods", ref)
+	}
+	return p, nil
 }
 
 // decisionFilter selects decisions by component, action and upstream
@@ -119,17 +132,15 @@ func (f decisionFilter) matches(d cluster.Decision) bool {
 		(f.fn == "" || d.Func == f.fn)
 }
 
-// podArgs reads the arguments of a pod command, `VERB POD` or, for
-// unready and ready, `VERB POD [-n NS | --namespace NS | --namespace=NS]`,
-// into [VERB, POD, NS] (NS empty when not given).
+// podArgs reads the arguments of a pod command, `VERB POD [-n NS |
+// --namespace NS | --namespace=NS]`, into [VERB, POD, NS] (NS empty when
+// not given).
 func podArgs(f []string) ([]string, bool) {
 	if len(f) < 2 {
 		return nil, false
 	}
 	switch f[0] {
-	case "fail", "succeed":
-		return []string{f[0], f[1], ""}, len(f) == 2
-	case "unready", "ready":
+	case "fail", "succeed", "unready", "ready":
 	default:
 		return nil, false
 	}
@@ -156,13 +167,13 @@ func podArgs(f []string) ([]string, bool) {
 // podReadiness runs `pod unready POD [-n NS]` and `pod ready POD [-n NS]`
 // (engine.Simulation.SetPodReadiness): the pod's readiness probes start
 // failing or pass again, and the kubelet flips its readiness.
-func podReadiness(sim *engine.Simulation, ready bool, ref, ns string) error {
+func podReadiness(t target, ready bool, ref, ns string) error {
 	if ns != "" {
-		return sim.SetPodReadiness(ns, ref, ready)
+		return t.SetPodReadiness(ns, ref, ready)
 	}
-	p, err := resolvePod(sim, ref)
+	p, err := resolvePod(t.Sim(), ref)
 	if err != nil {
 		return err
 	}
-	return sim.SetPodReadiness(p.Namespace, p.Name, ready)
+	return t.SetPodReadiness(p.Namespace, p.Name, ready)
 }

@@ -13,7 +13,7 @@ func TestPodArgs(t *testing.T) {
 	}{
 		{"fail web-abc", "fail web-abc "},
 		{"succeed web@node-1", "succeed web@node-1 "},
-		{"fail web -n kube-system", ""},
+		{"fail web -n kube-system", "fail web kube-system"},
 		{"unready web-abc", "unready web-abc "},
 		{"unready web-abc -n kube-system", "unready web-abc kube-system"},
 		{"ready -n kube-system web-abc", "ready web-abc kube-system"},

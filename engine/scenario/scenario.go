@@ -1,5 +1,8 @@
 // Package scenario runs txtar scenarios against a simulated cluster
-// (DESIGN.md contracts 3 and 4).
+// (DESIGN.md contracts 3 and 4), and gives lessons and exercises, which are
+// scenarios too, their structure.
+//
+// # Scenarios
 //
 // A scenario is a txtar archive (golang.org/x/tools/txtar). Its comment
 // section is the script, one command per line, with `#` comments; its files
@@ -21,8 +24,8 @@
 //	                           MemoryPressure, DiskPressure, PIDPressure,
 //	                           NetworkUnavailable); the node lifecycle
 //	                           controller taints it to match
-//	pod fail POD               its container exits with an error (phase Failed)
-//	pod succeed POD            its container exits 0 (phase Succeeded)
+//	pod fail POD [-n NS]       its container exits with an error (phase Failed)
+//	pod succeed POD [-n NS]    its container exits 0 (phase Succeeded)
 //	                           POD is a pod name, or [PREFIX]@NODE: the one
 //	                           pod bound to NODE, not terminating and not
 //	                           terminal, whose name starts with PREFIX
@@ -42,21 +45,35 @@
 //	                           previous `decisions` (one per line:
 //	                           `+ELAPSED COMPONENT FUNC ACTION OBJECT node=NODE: REASON`)
 //	editor FILE | editor unchanged | editor replace OLD NEW
-//	                           the editor opened by the previous `kubectl edit`
+//	                           the editor opened by the latest `kubectl edit`
 //	                           saves: the file FILE, the text as shown, or the
 //	                           shown text with every OLD replaced by NEW (OLD
 //	                           and NEW quoted with '...' or "..." when they
 //	                           hold blanks, \n for a line break); the edit's output is this step's
 //	                           (`! editor ...` expects it to fail); when the
-//	                           editor reopens with errors, `editor` again
-//	cluster empty              (first command only) start with no nodes
+//	                           editor reopens with errors, `editor` again.
+//	                           Other commands may run while the editor is
+//	                           open, as on the page.
+//	file NAME FROM             the file NAME (what `-f NAME` reads) now holds
+//	                           the archive file FROM: the page's editor buffer
+//	                           changing (Export writes it; FROM is usually
+//	                           NAME@2, NAME@3, ...)
+//	cluster empty              start with no nodes   } before any other
+//	cluster seed N             seed pod names (default 1) } command
 //	stdout REGEX / ! stdout REGEX / stderr REGEX / ! stderr REGEX
 //	                           assertions on the previous command's output,
 //	                           as in Go's script tests ((?m) is implied);
 //	                           `stdout -count=N REGEX` wants exactly N matches
+//	expect SUBJECT PREDICATE / ! expect SUBJECT PREDICATE
+//	                           a check of the cluster's state (below); prints
+//	                           ok, or FAIL with a sentence saying why
+//	always SUBJECT PREDICATE   from here on, the check must hold after every
+//	                           command and every virtual second of advance
+//	                           and wait; the first time it breaks is a
+//	                           failure naming the virtual time
 //
 // Every scenario starts on the default cluster (control-plane, node-1,
-// node-2) unless its first command is `cluster empty`.
+// node-2) unless it begins with `cluster empty`.
 //
 // Watches: after `kubectl get ... -w` the watch keeps printing until the
 // next `kubectl`, `editor` or `decisions` step. During the steps between
@@ -64,18 +81,124 @@
 // is written to the transcript under the step that caused it and appended
 // to the watching command's output, so `stdout` assertions after an
 // `advance` test everything the watch printed so far.
+//
+// # Checks: expect and always
+//
+// SUBJECT PREDICATE is one of (NAME may be NAMESPACE/NAME; default namespace
+// otherwise):
+//
+//	ds/NAME MEASURE OP N      MEASURE is one of the DaemonSet's status numbers,
+//	                          as the controller computes them (kubectl get ds):
+//	                          desired, current, ready, available, updated,
+//	                          misscheduled, unavailable (nodes that should run
+//	                          a pod and have no available one), or pods (its
+//	                          pods that are neither terminating nor finished);
+//	                          OP is == != < <= > >=
+//	ds/NAME on NODE...|all    each node runs a Ready, non-terminating pod of it
+//	                          (all: every node of the cluster)
+//	ds/NAME not-on NODE...    no non-terminating pod of it on those nodes
+//	ds/NAME image [C=]IMAGE   its template and every non-terminating pod of
+//	                          it run IMAGE (in container C when given)
+//	ds/NAME rolled-out        `kubectl rollout status` would say "successfully
+//	                          rolled out" (false for OnDelete, which it refuses)
+//	ds/NAME exists
+//	pod/NAME on NODE | pod/NAME phase PHASE | pod/NAME exists
+//	node/NAME taint KEY[=VALUE]:EFFECT   the node has exactly that taint
+//	node/NAME exists
+//
+// Failure messages are plain sentences for learners, e.g.
+// "ds/agent: 2 nodes without an available pod (at most 1 allowed), at t=34s".
+// A check only reads the cluster. An `expect` line is echoed like a command
+// and prints `ok`, or `FAIL: file:line: sentence`. An `always` line holds
+// from where it stands (in an exercise: from the start of the learner's
+// work) and is checked after every command and every virtual second of
+// advance and wait, and of the waits of kubectl commands that wait by
+// themselves (delete, drain, rollout status); a violation found inside
+// such a command is printed after its output. Each invariant fails once,
+// at the first time it breaks.
+//
+// # Header
+//
+// Comment lines before the first command (and before the first `##`
+// heading) of the form `# KEY: text` describe the file:
+//
+//	# title: One pod per node        the title
+//	# kind: lesson|exercise          absent: a plain scenario
+//	# summary: ...                   one line for the gallery
+//	# task: ...                      exercise: the task in plain words
+//	                                 (several lines join with a space)
+//	# hint: ...                      exercise: a hint; repeat, in reveal order
+//	# order: 3                       integer: position in the gallery
+//	# level: 1                       integer: difficulty
+//
+// Other header comments are free text (a lesson's introduction).
+//
+// # Lessons
+//
+// A lesson (`# kind: lesson`) is an ordinary scenario cut into steps: a line
+// `## Title` starts a step; the `#` lines right after it (before its first
+// command) are the step's explanation (markdown-lite: `code`; a bare `#`
+// line separates paragraphs); the commands until the next `##` are the
+// step's, and assertions hold there as anywhere. Commands before the first
+// `##` are step 0, "Setup" (it may be empty). `dsplay run` runs a lesson as
+// an ordinary scenario; the page plays it step by step (Player).
+//
+// # Exercises
+//
+// An exercise (`# kind: exercise`) has sections, started by the headings
+// (case-insensitive):
+//
+//	## setup      (optional heading: everything before the first heading)
+//	              commands that build the starting state
+//	## goal       read-only checks of the learner's cluster, run on it
+//	              without changing it: kubectl get/describe/events/explain/
+//	              rollout status/rollout history (no -w) with their stdout/
+//	              stderr assertions, and expect lines. The goal is reached
+//	              when every check holds.
+//	## always     always lines: invariants checked after every step of the
+//	              learner's work and every virtual second
+//	## solution   commands that solve it ("Show solution" on the page)
+//
+// A goal, and a solution, are required. `dsplay run exercise.txtar` runs
+// the setup, checks that the goal does NOT hold yet (else the failure
+// "exercise is already solved at the start"), runs the solution with the
+// invariants observed after every command and every virtual second of its
+// waits and advances, and checks that the goal holds. Its transcript marks
+// the parts: `# --- setup`, `# --- goal (expected to fail at the start)`
+// (failing checks print `not yet: ...` there), `# --- always ...`,
+// `# --- solution`, `# --- goal` (failing checks print `FAIL: ...`). On the
+// page, the setup runs on a fresh cluster, the goal is checked on the
+// learner's cluster after each of their actions (CheckGoal) and the
+// invariants are observed after each action and each frame (Invariants).
+//
+// Example:
+//
+//	# title: Tolerate the control plane
+//	# kind: exercise
+//	# task: Make the agent run on every node, the control plane included.
+//	# hint: Which taint keeps it off? `kubectl describe node control-plane`
+//	# hint: Add a toleration for node-role.kubernetes.io/control-plane.
+//	kubectl apply -f agent.yaml
+//	wait rollout ds/agent
+//	## goal
+//	expect ds/agent on all
+//	## always
+//	always ds/agent unavailable <= 1
+//	## solution
+//	kubectl apply -f agent-tolerant.yaml
+//	wait rollout ds/agent
+//	-- agent.yaml --
+//	...
 package scenario
 
 import (
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/kubectl"
@@ -85,12 +208,14 @@ import (
 // DefaultWaitTimeout bounds every wait command, in virtual time.
 const DefaultWaitTimeout = 10 * time.Minute
 
-// waitStep is the virtual-time step of wait commands.
+// waitStep is the virtual-time step of wait commands, and of advances
+// while a watch runs, invariants are observed or the run can be stopped.
 const waitStep = time.Second
 
 // MalformedError reports a scenario that cannot be run (exit status 2):
 // an unknown command, a bad duration or regular expression, an assertion
-// with no command before it. Line is 1-based in the scenario file.
+// with no command before it, a bad header value, a misplaced section or a
+// goal that would change the cluster. Line is 1-based in the scenario file.
 type MalformedError struct {
 	File string
 	Line int
@@ -99,17 +224,44 @@ type MalformedError struct {
 
 func (e *MalformedError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
+// Kinds of scenario files (Meta.Kind).
+const (
+	KindLesson   = "lesson"
+	KindExercise = "exercise"
+)
+
+// Exercise sections (step.section); "" in lessons and plain scenarios.
+const (
+	secSetup    = "setup"
+	secGoal     = "goal"
+	secAlways   = "always"
+	secSolution = "solution"
+)
+
 // step is one parsed script line.
 type step struct {
 	line    int
 	text    string
 	negate  bool
-	verb    string // kubectl, advance, wait, node, pod, cluster, stdout, stderr, comment
+	verb    string // kubectl, advance, wait, node, pod, registry, decisions, editor, file, expect, always, stdout, stderr, comment, heading
 	args    []string
 	dur     time.Duration
 	re      *regexp.Regexp
 	count   int // stdout/stderr -count=N: exactly N matches (0: at least one)
 	comment string
+	exp     *expectation // expect, always
+	// section is the exercise section the line is in ("" outside exercises).
+	section string
+}
+
+// isCommand reports whether the step acts or reads (echoed as `$ ...` in
+// the transcript), as opposed to comments, headings and assertions.
+func (st *step) isCommand() bool {
+	switch st.verb {
+	case "comment", "heading", "stdout", "stderr":
+		return false
+	}
+	return true
 }
 
 // Scenario is a parsed scenario file.
@@ -118,7 +270,14 @@ type Scenario struct {
 	Files map[string]string
 	steps []step
 	empty bool
+	seed  int64
+	meta  Meta
+	// intro is the header's free-text comment lines (step 0's text).
+	intro []string
 }
+
+// headerLine matches a header metadata line `# KEY: text`.
+var headerLine = regexp.MustCompile(`^#\s*([A-Za-z]+)\s*:\s*(.*)$`)
 
 // Parse reads a txtar scenario. Errors are *MalformedError.
 func Parse(name string, data []byte) (*Scenario, error) {
@@ -131,185 +290,433 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return &MalformedError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
 	lines := strings.Split(string(ar.Comment), "\n")
-	sawCommand := false
+	// the header: comment lines before the first command or heading
+	kindLine := 0
+	for i, raw := range lines {
+		text := strings.TrimSpace(raw)
+		if text == "" {
+			continue
+		}
+		if !strings.HasPrefix(text, "#") || strings.HasPrefix(text, "##") {
+			break
+		}
+		m := headerLine.FindStringSubmatch(text)
+		key := ""
+		if m != nil {
+			key = strings.ToLower(m[1])
+		}
+		val := ""
+		if m != nil {
+			val = strings.TrimSpace(m[2])
+		}
+		switch key {
+		case "title":
+			sc.meta.Title = val
+		case "kind":
+			v := strings.ToLower(val)
+			if v != KindLesson && v != KindExercise {
+				return nil, bad(i+1, "# kind: %q: want lesson or exercise (leave it out for a plain scenario)", val)
+			}
+			sc.meta.Kind, kindLine = v, i+1
+		case "summary":
+			sc.meta.Summary = val
+		case "task":
+			sc.meta.Task = strings.TrimSpace(sc.meta.Task + " " + val)
+		case "hint":
+			if val == "" {
+				return nil, bad(i+1, "# hint: is empty")
+			}
+			sc.meta.Hints = append(sc.meta.Hints, val)
+		case "order", "level":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return nil, bad(i+1, "# %s: %q is not an integer", key, val)
+			}
+			if key == "order" {
+				sc.meta.Order = n
+			} else {
+				sc.meta.Level = n
+			}
+		default:
+			t := strings.TrimPrefix(text, "#")
+			t = strings.TrimPrefix(t, " ")
+			sc.intro = append(sc.intro, t)
+		}
+	}
+	exercise := sc.meta.Kind == KindExercise
+	section := ""
+	if exercise {
+		section = secSetup
+	}
+	seen := map[string]int{} // exercise section -> line of its heading
+	// sawCommand: a command ran before (in this section, for the goal and
+	// the solution, which run on their own); setupDone: a command other than
+	// `cluster ...` was seen.
+	sawCommand, setupDone := false, false
+	lastVerb := "" // of the latest command, for assertions
 	for i, raw := range lines {
 		ln := i + 1
 		text := strings.TrimSpace(raw)
 		if text == "" {
 			continue
 		}
-		if strings.HasPrefix(text, "#") {
-			sc.steps = append(sc.steps, step{line: ln, text: text, verb: "comment", comment: text})
+		if h, ok := strings.CutPrefix(text, "##"); ok {
+			title := strings.TrimSpace(strings.TrimLeft(h, "#"))
+			if title == "" {
+				return nil, bad(ln, "## needs a title: `## Title` starts a lesson step or an exercise section")
+			}
+			sec := strings.ToLower(title)
+			isSection := sec == secGoal || sec == secAlways || sec == secSolution || sec == secSetup
+			switch {
+			case exercise && !isSection:
+				return nil, bad(ln, "unknown exercise section %q: want ## setup, ## goal, ## always or ## solution", title)
+			case exercise:
+				if prev, dup := seen[sec]; dup {
+					return nil, bad(ln, "second ## %s section (the first is on line %d)", sec, prev)
+				}
+				if sec == secSetup && len(seen) > 0 {
+					return nil, bad(ln, "## setup must come before the other sections")
+				}
+				if sec == secSetup && sawCommand {
+					return nil, bad(ln, "## setup after setup commands: put them under the heading, or leave the heading out")
+				}
+				seen[sec] = ln
+				section = sec
+				sawCommand = sawCommand && sec == secSetup
+			case sec == secGoal || sec == secAlways || sec == secSolution:
+				what := "a plain scenario"
+				if sc.meta.Kind == KindLesson {
+					what = "a lesson (# kind: lesson)"
+				}
+				return nil, bad(ln, "## %s is an exercise section, but this file is %s: exercises say `# kind: exercise` in their header", sec, what)
+			}
+			sc.steps = append(sc.steps, step{line: ln, text: text, verb: "heading", comment: title, section: section})
 			continue
 		}
-		st := step{line: ln, text: text}
-		rest := text
-		if strings.HasPrefix(rest, "!") {
-			st.negate = true
-			rest = strings.TrimSpace(rest[1:])
+		if strings.HasPrefix(text, "#") {
+			sc.steps = append(sc.steps, step{line: ln, text: text, verb: "comment", comment: text, section: section})
+			continue
 		}
-		verb, args, _ := strings.Cut(rest, " ")
-		args = strings.TrimSpace(args)
-		st.verb = verb
-		switch verb {
-		case "kubectl", "k":
-			st.verb = "kubectl"
-			st.args = []string{args}
-			sawCommand = true
-		case "advance":
-			if st.negate {
-				return nil, bad(ln, "advance cannot be negated")
-			}
-			d, err := time.ParseDuration(args)
-			if err != nil || d < 0 {
-				return nil, bad(ln, "advance wants a duration such as 30s or 2m, got %q", args)
-			}
-			st.dur = d
-			sawCommand = true
-		case "wait":
-			if st.negate {
-				return nil, bad(ln, "wait cannot be negated")
-			}
-			f := strings.Fields(args)
-			st.dur = DefaultWaitTimeout
-			var rest []string
-			for _, a := range f {
-				if v, ok := strings.CutPrefix(a, "--timeout="); ok {
-					d, err := time.ParseDuration(v)
-					if err != nil || d <= 0 {
-						return nil, bad(ln, "bad --timeout %q", v)
-					}
-					st.dur = d
-					continue
-				}
-				rest = append(rest, a)
-			}
-			switch {
-			case len(rest) == 2 && rest[0] == "rollout" && strings.HasPrefix(rest[1], "ds/"):
-			case len(rest) == 1 && rest[0] == "idle":
-			case len(rest) == 2 && rest[0] == "deleted" && strings.Contains(rest[1], "/"):
-				if kind, _, _ := strings.Cut(rest[1], "/"); !waitDeletedKinds[kind] {
-					return nil, bad(ln, "wait deleted: unknown kind %q (want pod, ds or node)", kind)
-				}
-			default:
-				return nil, bad(ln, "unknown wait %q: want `wait rollout ds/NAME`, `wait idle` or `wait deleted KIND/NAME`", args)
-			}
-			st.args = rest
-			sawCommand = true
-		case "node":
-			if st.negate {
-				return nil, bad(ln, "node commands cannot be negated")
-			}
-			f := strings.Fields(args)
-			if len(f) < 2 {
-				return nil, bad(ln, "usage: node add|remove|fail|recover|condition NAME")
-			}
-			switch f[0] {
-			case "add":
-				if _, err := parseNodeAdd(f[2:]); err != nil {
-					return nil, bad(ln, "%v", err)
-				}
-				if _, err := expandRange(f[1]); err != nil {
-					return nil, bad(ln, "%v", err)
-				}
-			case "remove", "fail", "recover":
-				if len(f) != 2 {
-					return nil, bad(ln, "usage: node %s NAME", f[0])
-				}
-			case "condition":
-				if len(f) < 3 {
-					return nil, bad(ln, "usage: node condition NAME TYPE=True|False...")
-				}
-				for _, kv := range f[2:] {
-					if _, _, err := parseCondition(kv); err != nil {
-						return nil, bad(ln, "%v", err)
-					}
-				}
-			default:
-				return nil, bad(ln, "unknown node command %q: want add, remove, fail, recover or condition", f[0])
-			}
-			st.args = f
-			sawCommand = true
-		case "pod":
-			f, ok := podArgs(strings.Fields(args))
-			if st.negate || !ok {
-				return nil, bad(ln, "usage: pod fail|succeed|unready|ready NAME|[PREFIX]@NODE (unready, ready: [-n NAMESPACE])")
-			}
-			st.args = f
-			sawCommand = true
-		case "registry":
-			f := strings.Fields(args)
-			if st.negate || len(f) < 2 || (f[0] != "has" && f[0] != "lacks" && f[0] != "preloaded") {
-				return nil, bad(ln, "usage: registry has|lacks|preloaded IMAGE... (registry preloaded none)")
-			}
-			st.args = f
-			sawCommand = true
-		case "decisions":
-			if st.negate {
-				return nil, bad(ln, "decisions cannot be negated")
-			}
-			f := strings.Fields(args)
-			if _, err := parseDecisionFilter(f); err != nil {
-				return nil, bad(ln, "%v", err)
-			}
-			st.args = f
-			sawCommand = true
-		case "editor":
-			f, err := splitQuoted(args)
-			switch {
-			case err != nil:
-				return nil, bad(ln, "editor: %v", err)
-			case len(f) == 1 && f[0] == "unchanged":
-			case len(f) == 3 && f[0] == "replace" && f[1] != "":
-			case len(f) == 1 && f[0] != "replace":
-				if _, ok := sc.Files[f[0]]; !ok {
-					return nil, bad(ln, "editor: no file %q in the scenario", f[0])
-				}
-			default:
-				return nil, bad(ln, "usage: editor FILE | editor unchanged | editor replace OLD NEW")
-			}
-			st.args = f
-			sawCommand = true
+		st := step{line: ln, text: text, section: section}
+		if err := sc.parseCommand(&st, sawCommand, setupDone); err != nil {
+			return nil, err
+		}
+		switch st.verb {
 		case "cluster":
-			if args != "empty" {
-				return nil, bad(ln, "usage: cluster empty")
-			}
-			if sawCommand {
-				return nil, bad(ln, "cluster empty must be the first command")
-			}
-			sc.empty = true
 			continue
 		case "stdout", "stderr":
-			if !sawCommand {
-				return nil, bad(ln, "%s assertion before any command", verb)
+			if lastVerb == "expect" || lastVerb == "always" {
+				return nil, bad(ln, "%s assertion after %s: assertions check the output of the previous kubectl (or editor, decisions) command; %s checks the cluster itself", st.verb, lastVerb, lastVerb)
 			}
-			if v, rest, ok := strings.Cut(args, " "); ok && strings.HasPrefix(v, "-count=") {
-				n, err := strconv.Atoi(strings.TrimPrefix(v, "-count="))
-				if err != nil || n < 0 || st.negate {
-					return nil, bad(ln, "bad %s: -count=N wants N >= 0 and no !", verb)
-				}
-				st.count, args = n, strings.TrimSpace(rest)
-				if n == 0 {
-					st.negate = true // -count=0 means no match
-				}
-			}
-			pat := unquote(args)
-			re, err := regexp.Compile("(?m)" + pat)
-			if err != nil {
-				return nil, bad(ln, "bad regular expression %q: %v", pat, err)
-			}
-			st.re = re
 		default:
-			return nil, bad(ln, "unknown command %q (want kubectl, advance, wait, node, pod, registry, decisions, editor, cluster, stdout, stderr)", verb)
+			sawCommand = true
+			setupDone = true
+			lastVerb = st.verb
+		}
+		if err := checkSection(&st); err != nil {
+			return nil, bad(ln, "%v", err)
 		}
 		sc.steps = append(sc.steps, st)
 	}
-	if !slices.ContainsFunc(sc.steps, func(st step) bool { return st.verb != "comment" }) {
+	if !slices.ContainsFunc(sc.steps, func(st step) bool { return st.isCommand() }) {
 		// an empty file (or one holding only comments and files) would
 		// "pass" without testing anything
 		return nil, bad(1, "no commands: a scenario starts with its commands, before the first -- file --")
 	}
+	if exercise {
+		if _, ok := seen[secGoal]; !ok {
+			return nil, bad(kindLine, "exercise without a ## goal section: the checks that say it is solved")
+		}
+		if !slices.ContainsFunc(sc.steps, func(st step) bool { return st.section == secGoal && st.isCommand() }) {
+			return nil, bad(seen[secGoal], "## goal has no checks")
+		}
+		if _, ok := seen[secSolution]; !ok {
+			return nil, bad(kindLine, "exercise without a ## solution section: the commands that solve it (dsplay run checks them)")
+		}
+	}
 	return sc, nil
+}
+
+// readOnlyVerbs are the kubectl commands a goal may run: they read the
+// cluster and never write it (without -w, and without an Advance function,
+// rollout status returns at once).
+var readOnlyVerbs = map[string]bool{
+	"get": true, "describe": true, "events": true, "explain": true,
+	"api-resources": true, "api-versions": true, "version": true, "cluster-info": true,
+	"rollout status": true, "rollout history": true,
+}
+
+// kubectlVerb is the subcommand of a kubectl argument list (without the
+// leading kubectl): "get", "rollout status", ... ("" when none). Flag values
+// of -n/--namespace given before the verb are skipped.
+func kubectlVerb(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-n" || a == "--namespace" || a == "--context" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if a == "rollout" {
+			for _, b := range args[i+1:] {
+				if !strings.HasPrefix(b, "-") {
+					return "rollout " + b
+				}
+			}
+		}
+		return a
+	}
+	return ""
+}
+
+// checkSection refuses commands that do not belong in their exercise
+// section: a goal only reads, the always section holds only invariants, and
+// invariants live only there.
+func checkSection(st *step) error {
+	switch st.section {
+	case secGoal:
+		switch st.verb {
+		case "expect", "stdout", "stderr":
+			return nil
+		case "kubectl":
+			args, err := splitKubectl(st.args[0])
+			if err != nil {
+				return err
+			}
+			verb := kubectlVerb(args)
+			if !readOnlyVerbs[verb] {
+				return fmt.Errorf("the goal only reads the cluster, but `kubectl %s` changes it or is not a read: use get, describe, events, explain, rollout status or rollout history (and expect lines); solving is the learner's job", verb)
+			}
+			for _, a := range args {
+				if a == "-w" || a == "--watch" || a == "--watch-only" || strings.HasPrefix(a, "--watch=") || strings.HasPrefix(a, "--watch-only=") {
+					if verb == "rollout status" && (a == "--watch=false") {
+						continue
+					}
+					if verb != "rollout status" {
+						return fmt.Errorf("the goal cannot watch (%s): it checks the cluster once", a)
+					}
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("the goal only reads the cluster: %q changes it (goal lines are kubectl get/describe/..., stdout/stderr assertions and expect lines)", st.verb)
+	case secAlways:
+		if st.verb != "always" {
+			return fmt.Errorf("the ## always section holds only `always SUBJECT PREDICATE` lines, not %q", st.verb)
+		}
+	default:
+		if st.verb == "always" && st.section != "" {
+			return fmt.Errorf("in an exercise, always lines go in the ## always section")
+		}
+	}
+	return nil
+}
+
+// parseCommand parses the command line st.text into st. sawCommand says a
+// command came before in the same run (for assertions); setupDone that a
+// command other than `cluster ...` came before.
+func (sc *Scenario) parseCommand(st *step, sawCommand, setupDone bool) error {
+	ln := st.line
+	bad := func(line int, format string, a ...any) error {
+		return &MalformedError{File: sc.Name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	rest := st.text
+	if strings.HasPrefix(rest, "!") {
+		st.negate = true
+		rest = strings.TrimSpace(rest[1:])
+	}
+	verb, args, _ := strings.Cut(rest, " ")
+	args = strings.TrimSpace(args)
+	st.verb = verb
+	switch verb {
+	case "kubectl", "k":
+		st.verb = "kubectl"
+		st.args = []string{args}
+	case "advance":
+		if st.negate {
+			return bad(ln, "advance cannot be negated")
+		}
+		d, err := time.ParseDuration(args)
+		if err != nil || d < 0 {
+			return bad(ln, "advance wants a duration such as 30s or 2m, got %q", args)
+		}
+		st.dur = d
+	case "wait":
+		if st.negate {
+			return bad(ln, "wait cannot be negated")
+		}
+		f := strings.Fields(args)
+		st.dur = DefaultWaitTimeout
+		var rest []string
+		for _, a := range f {
+			if v, ok := strings.CutPrefix(a, "--timeout="); ok {
+				d, err := time.ParseDuration(v)
+				if err != nil || d <= 0 {
+					return bad(ln, "bad --timeout %q", v)
+				}
+				st.dur = d
+				continue
+			}
+			rest = append(rest, a)
+		}
+		switch {
+		case len(rest) == 2 && rest[0] == "rollout" && strings.HasPrefix(rest[1], "ds/"):
+		case len(rest) == 1 && rest[0] == "idle":
+		case len(rest) == 2 && rest[0] == "deleted" && strings.Contains(rest[1], "/"):
+			if kind, _, _ := strings.Cut(rest[1], "/"); !waitDeletedKinds[kind] {
+				return bad(ln, "wait deleted: unknown kind %q (want pod, ds or node)", kind)
+			}
+		default:
+			return bad(ln, "unknown wait %q: want `wait rollout ds/NAME`, `wait idle` or `wait deleted KIND/NAME`", args)
+		}
+		st.args = rest
+	case "node":
+		if st.negate {
+			return bad(ln, "node commands cannot be negated")
+		}
+		f := strings.Fields(args)
+		if len(f) < 2 {
+			return bad(ln, "usage: node add|remove|fail|recover|condition NAME")
+		}
+		switch f[0] {
+		case "add":
+			if _, err := parseNodeAdd(f[2:]); err != nil {
+				return bad(ln, "%v", err)
+			}
+			if _, err := expandRange(f[1]); err != nil {
+				return bad(ln, "%v", err)
+			}
+		case "remove", "fail", "recover":
+			if len(f) != 2 {
+				return bad(ln, "usage: node %s NAME", f[0])
+			}
+		case "condition":
+			if len(f) < 3 {
+				return bad(ln, "usage: node condition NAME TYPE=True|False...")
+			}
+			for _, kv := range f[2:] {
+				if _, _, err := parseCondition(kv); err != nil {
+					return bad(ln, "%v", err)
+				}
+			}
+		default:
+			return bad(ln, "unknown node command %q: want add, remove, fail, recover or condition", f[0])
+		}
+		st.args = f
+	case "pod":
+		f, ok := podArgs(strings.Fields(args))
+		if st.negate || !ok {
+			return bad(ln, "usage: pod fail|succeed|unready|ready NAME|[PREFIX]@NODE [-n NAMESPACE]")
+		}
+		st.args = f
+	case "registry":
+		f := strings.Fields(args)
+		if st.negate || len(f) < 2 || (f[0] != "has" && f[0] != "lacks" && f[0] != "preloaded") {
+			return bad(ln, "usage: registry has|lacks|preloaded IMAGE... (registry preloaded none)")
+		}
+		st.args = f
+	case "decisions":
+		if st.negate {
+			return bad(ln, "decisions cannot be negated")
+		}
+		f := strings.Fields(args)
+		if _, err := parseDecisionFilter(f); err != nil {
+			return bad(ln, "%v", err)
+		}
+		st.args = f
+	case "editor":
+		f, err := splitQuoted(args)
+		switch {
+		case err != nil:
+			return bad(ln, "editor: %v", err)
+		case len(f) == 1 && f[0] == "unchanged":
+		case len(f) == 3 && f[0] == "replace" && f[1] != "":
+		case len(f) == 1 && f[0] != "replace":
+			if _, ok := sc.Files[f[0]]; !ok {
+				return bad(ln, "editor: no file %q in the scenario", f[0])
+			}
+		default:
+			return bad(ln, "usage: editor FILE | editor unchanged | editor replace OLD NEW")
+		}
+		st.args = f
+	case "file":
+		f := strings.Fields(args)
+		if st.negate || len(f) != 2 {
+			return bad(ln, "usage: file NAME FROM (the file NAME gets the content of the archive file FROM)")
+		}
+		if _, ok := sc.Files[f[1]]; !ok {
+			return bad(ln, "file: no file %q in the scenario", f[1])
+		}
+		st.args = f
+	case "cluster":
+		f := strings.Fields(args)
+		switch {
+		case st.negate:
+			return bad(ln, "cluster cannot be negated")
+		case setupDone || st.section != "" && st.section != secSetup:
+			return bad(ln, "cluster %s must be the first command (cluster lines come before any other)", args)
+		case len(f) == 1 && f[0] == "empty":
+			sc.empty = true
+		case len(f) == 2 && f[0] == "seed":
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil || n <= 0 {
+				return bad(ln, "cluster seed wants a positive integer, got %q", f[1])
+			}
+			sc.seed = n
+		default:
+			return bad(ln, "usage: cluster empty | cluster seed N")
+		}
+	case "expect", "always":
+		if verb == "always" && st.negate {
+			return bad(ln, "always cannot be negated: say what must always hold")
+		}
+		e, err := parseExpectation(args)
+		if err != nil {
+			return bad(ln, "%s: %v", verb, err)
+		}
+		st.exp = e
+	case "stdout", "stderr":
+		if !sawCommand {
+			if st.section == secGoal || st.section == secSolution {
+				return bad(ln, "%s assertion before any command of the ## %s section", verb, st.section)
+			}
+			return bad(ln, "%s assertion before any command", verb)
+		}
+		if v, rest, ok := strings.Cut(args, " "); ok && strings.HasPrefix(v, "-count=") {
+			n, err := strconv.Atoi(strings.TrimPrefix(v, "-count="))
+			if err != nil || n < 0 || st.negate {
+				return bad(ln, "bad %s: -count=N wants N >= 0 and no !", verb)
+			}
+			st.count, args = n, strings.TrimSpace(rest)
+			if n == 0 {
+				st.negate = true // -count=0 means no match
+			}
+		}
+		pat := unquote(args)
+		re, err := regexp.Compile("(?m)" + pat)
+		if err != nil {
+			return bad(ln, "bad regular expression %q: %v", pat, err)
+		}
+		st.re = re
+	default:
+		return bad(ln, "unknown command %q (want kubectl, advance, wait, node, pod, registry, decisions, editor, file, expect, always, cluster, stdout, stderr)", verb)
+	}
+	return nil
+}
+
+// splitKubectl splits the arguments of a kubectl line as kubectl would
+// (quotes and all), without the leading kubectl.
+func splitKubectl(args string) ([]string, error) {
+	a, err := kubectl.ParseCommandLine("kubectl " + args)
+	if err != nil {
+		return nil, err
+	}
+	if len(a) > 0 && (a[0] == "kubectl" || a[0] == "k") {
+		a = a[1:]
+	}
+	return a, nil
 }
 
 // parseCondition splits a `node condition` argument TYPE=STATUS; the
@@ -401,316 +808,4 @@ func parseTaint(s string) (api.Taint, error) {
 	}
 	k, v, _ := strings.Cut(kv, "=")
 	return api.Taint{Key: k, Value: v, Effect: effect}, nil
-}
-
-// Result is the outcome of running a scenario.
-type Result struct {
-	// Failures are the assertions that did not hold, as "file:line: message".
-	Failures []string
-}
-
-// OK reports whether every assertion held.
-func (r *Result) OK() bool { return len(r.Failures) == 0 }
-
-// Run executes the scenario on a fresh simulation (seed 1) and writes the
-// transcript to w: each command echoed as `$ command`, followed by its
-// output, and each failed assertion as `FAIL: file:line: ...`.
-func (sc *Scenario) Run(out io.Writer) *Result {
-	// Output that does not end in a newline (kubectl's -o jsonpath) would
-	// run into the next `$ command`: the transcript starts each echoed
-	// command, comment and failure on a line of its own.
-	lw := &lineWriter{w: out}
-	var w io.Writer = lw
-	sim := engine.New(engine.Options{Empty: sc.empty})
-	for k, v := range sc.Files {
-		sim.Files[k] = v
-	}
-	res := &Result{}
-	var last engine.Output
-	// watch is the running `kubectl get -w`; edit the open editor.
-	var watch *kubectl.Watch
-	var edit *kubectl.EditSession
-	pollWatch := func() {
-		for _, c := range watch.Poll() {
-			io.WriteString(w, c.Text)
-			if c.Stderr {
-				last.Stderr += c.Text
-			} else {
-				last.Stdout += c.Text
-			}
-		}
-	}
-	// decisionsSeen is the Seq of the last decision a `decisions` printed.
-	decisionsSeen := sim.Cluster.LastDecisionSeq()
-	fail := func(st step, format string, a ...any) {
-		msg := fmt.Sprintf("%s:%d: %s", sc.Name, st.line, fmt.Sprintf(format, a...))
-		res.Failures = append(res.Failures, msg)
-		lw.startLine()
-		fmt.Fprintf(w, "FAIL: %s\n", msg)
-	}
-	for _, st := range sc.steps {
-		switch st.verb {
-		case "comment":
-			lw.startLine()
-			fmt.Fprintln(w, st.comment)
-			continue
-		case "stdout", "stderr":
-			text := last.Stdout
-			if st.verb == "stderr" {
-				text = last.Stderr
-			}
-			if st.count > 0 {
-				if n := len(st.re.FindAllStringIndex(text, -1)); n != st.count {
-					fail(st, "%s has %d matches for %q, want %d", st.verb, n, st.re.String()[4:], st.count)
-				}
-				continue
-			}
-			matched := st.re.MatchString(text)
-			if matched == st.negate {
-				if st.negate {
-					fail(st, "%s matched %q but should not", st.verb, st.re.String()[4:])
-				} else {
-					fail(st, "no match for %q in %s", st.re.String()[4:], st.verb)
-				}
-			}
-			continue
-		}
-		lw.startLine()
-		fmt.Fprintf(w, "$ %s\n", strings.TrimPrefix(st.text, "! "))
-		if watch != nil && (st.verb == "kubectl" || st.verb == "editor" || st.verb == "decisions") {
-			watch.Stop()
-			watch = nil
-		}
-		if watch == nil {
-			last = engine.Output{}
-		}
-		switch st.verb {
-		case "kubectl", "editor":
-			if st.verb == "kubectl" {
-				edit = nil
-				last = sim.Run("kubectl " + st.args[0])
-			} else if edit == nil {
-				fail(st, "no editor is open (run kubectl edit first)")
-				continue
-			} else {
-				last = sim.FinishEdit(edit, editorText(edit.Text, st.args, sc.Files))
-			}
-			watch, edit = last.Watch, last.Edit
-			// stdout and stderr interleaved, as a terminal shows them
-			for _, c := range last.Chunks {
-				io.WriteString(w, c.Text)
-			}
-			if st.negate && last.ExitCode == 0 {
-				fail(st, "command succeeded but should have failed")
-			} else if !st.negate && last.ExitCode != 0 {
-				fail(st, "command failed with exit status %d", last.ExitCode)
-			}
-		case "advance":
-			if watch == nil {
-				sim.Advance(st.dur)
-				break
-			}
-			for left := st.dur; left > 0; left -= waitStep {
-				sim.Advance(min(waitStep, left))
-				pollWatch()
-			}
-		case "wait":
-			tick := func() {}
-			if watch != nil {
-				tick = pollWatch
-			}
-			if err := wait(sim, st.args, st.dur, tick); err != nil {
-				fail(st, "%v", err)
-			}
-		case "node":
-			var err error
-			name := st.args[1]
-			switch st.args[0] {
-			case "add":
-				na, _ := parseNodeAdd(st.args[2:])
-				names, _ := expandRange(name)
-				for _, n := range names {
-					if err = sim.AddNode(n, na.opts); err != nil {
-						break
-					}
-				}
-			case "remove":
-				err = sim.RemoveNode(name)
-			case "fail":
-				err = sim.FailNode(name)
-			case "recover":
-				err = sim.RecoverNode(name)
-			case "condition":
-				for _, kv := range st.args[2:] {
-					typ, status, _ := parseCondition(kv)
-					if err = sim.SetNodeCondition(name, typ, status); err != nil {
-						break
-					}
-				}
-			}
-			if err != nil {
-				last.Stderr = err.Error() + "\n"
-				io.WriteString(w, last.Stderr)
-				fail(st, "%v", err)
-			}
-		case "pod":
-			var err error
-			switch st.args[0] {
-			case "unready", "ready":
-				err = podReadiness(sim, st.args[0] == "ready", st.args[1], st.args[2])
-			default:
-				err = podPhase(sim, st.args[0], st.args[1])
-			}
-			if err != nil {
-				last.Stderr = err.Error() + "\n"
-				io.WriteString(w, last.Stderr)
-				fail(st, "%v", err)
-			}
-		case "registry":
-			switch refs := st.args[1:]; st.args[0] {
-			case "has":
-				sim.Registry().Have(refs...)
-			case "lacks":
-				sim.Registry().Lack(refs...)
-			case "preloaded":
-				if len(refs) == 1 && refs[0] == "none" {
-					refs = nil
-				}
-				sim.Registry().SetPreloaded(refs...)
-			}
-		case "decisions":
-			filter, _ := parseDecisionFilter(st.args)
-			ds := sim.Decisions(decisionsSeen)
-			if len(ds) > 0 {
-				decisionsSeen = ds[len(ds)-1].Seq
-			}
-			var b strings.Builder
-			for _, d := range ds {
-				if filter.matches(d) {
-					fmt.Fprintf(&b, "+%s %s %s %s %s node=%s: %s\n", d.Time.Sub(cluster.Epoch), d.Component, d.Func, d.Action, d.Object, d.Node, d.Reason)
-				}
-			}
-			last.Stdout = b.String()
-			io.WriteString(w, last.Stdout)
-		}
-		if watch != nil && st.verb != "kubectl" {
-			pollWatch()
-		}
-	}
-	return res
-}
-
-// editorText is what the editor saves for an `editor` step: the file
-// named, the shown text, or the shown text with OLD replaced by NEW.
-func editorText(shown string, args []string, files map[string]string) string {
-	switch {
-	case args[0] == "unchanged":
-		return shown
-	case args[0] == "replace" && len(args) == 3:
-		nl := strings.NewReplacer(`\n`, "\n")
-		return strings.ReplaceAll(shown, nl.Replace(args[1]), nl.Replace(args[2]))
-	}
-	return files[args[0]]
-}
-
-// splitQuoted splits an `editor` line into words; '...' and "..." quote
-// words with blanks.
-func splitQuoted(s string) ([]string, error) {
-	var out []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return out, nil
-		}
-		if q := s[0]; q == '\'' || q == '"' {
-			end := strings.IndexByte(s[1:], q)
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated quote in %q", s)
-			}
-			out = append(out, s[1:1+end])
-			s = s[2+end:]
-			continue
-		}
-		end := strings.IndexAny(s, " \t")
-		if end < 0 {
-			end = len(s)
-		}
-		out = append(out, s[:end])
-		s = s[end:]
-	}
-}
-
-// waitDeletedKinds are the KIND spellings `wait deleted KIND/NAME` accepts.
-var waitDeletedKinds = map[string]bool{
-	"pod": true, "pods": true, "po": true,
-	"ds": true, "daemonset": true, "daemonsets": true,
-	"node": true, "nodes": true, "no": true,
-}
-
-// wait advances the simulation in one-second steps until the condition
-// holds, failing after timeout of virtual time.
-func wait(sim *engine.Simulation, args []string, timeout time.Duration, tick func()) error {
-	var cond func() bool
-	var what string
-	switch args[0] {
-	case "rollout":
-		name := strings.TrimPrefix(args[1], "ds/")
-		what = "daemon set " + name + " to roll out"
-		cond = func() bool {
-			ds := sim.Cluster.DaemonSet(api.DefaultNamespace, name)
-			if ds == nil {
-				return false
-			}
-			st := ds.Status
-			return st.ObservedGeneration >= ds.Generation &&
-				st.UpdatedNumberScheduled >= st.DesiredNumberScheduled &&
-				st.NumberAvailable >= st.DesiredNumberScheduled &&
-				st.CurrentNumberScheduled == st.DesiredNumberScheduled
-		}
-	case "idle":
-		what = "the cluster to be idle"
-		cond = func() bool { return sim.Cluster.PendingWakeups() == 0 }
-	case "deleted":
-		kind, name, _ := strings.Cut(args[1], "/")
-		what = args[1] + " to be deleted"
-		switch kind {
-		case "pod", "pods", "po":
-			cond = func() bool { return sim.Cluster.Pod(api.DefaultNamespace, name) == nil }
-		case "ds", "daemonset", "daemonsets":
-			cond = func() bool { return sim.Cluster.DaemonSet(api.DefaultNamespace, name) == nil }
-		case "node", "nodes", "no":
-			cond = func() bool { return sim.Cluster.Node(name) == nil }
-		}
-	}
-	deadline := sim.Now().Add(timeout)
-	for !cond() {
-		if !sim.Now().Before(deadline) {
-			return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
-		}
-		sim.Advance(waitStep)
-		tick()
-	}
-	return nil
-}
-
-// lineWriter passes writes through and remembers whether the last one
-// ended mid-line, so startLine can end that line first.
-type lineWriter struct {
-	w   io.Writer
-	mid bool
-}
-
-func (l *lineWriter) Write(p []byte) (int, error) {
-	if len(p) > 0 {
-		l.mid = p[len(p)-1] != '\n'
-	}
-	return l.w.Write(p)
-}
-
-// startLine ends a line left open by the previous write.
-func (l *lineWriter) startLine() {
-	if l.mid {
-		l.mid = false
-		io.WriteString(l.w, "\n")
-	}
 }

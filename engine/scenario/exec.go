@@ -1,0 +1,621 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/kubectl"
+)
+
+// target is what a scenario's commands act on: a bare Simulation
+// (Scenario.Run, dsplay run) or a Recorder (the page's Player, Replay), so
+// that both run through the one executor below. Reads go through Sim.
+type target interface {
+	Sim() *engine.Simulation
+	Run(line string) engine.Output
+	FinishEdit(e *kubectl.EditSession, text string) engine.Output
+	SetFile(name, text string)
+	Advance(d time.Duration)
+	AddNode(name string, o cluster.NodeOptions) error
+	RemoveNode(name string) error
+	FailNode(name string) error
+	RecoverNode(name string) error
+	FailPod(namespace, name string) error
+	SucceedPod(namespace, name string) error
+	SetNodeCondition(name, typ, status string) error
+	SetPodReadiness(namespace, name string, ready bool) error
+	RegistryHave(refs ...string)
+	RegistryLack(refs ...string)
+	RegistryPreloaded(refs ...string)
+}
+
+// simTarget runs commands on a Simulation directly. Registry commands
+// settle afterwards, as the Recorder's registry inputs do, so that Run and
+// the Player reach the same states (no transcript changed by it).
+type simTarget struct{ *engine.Simulation }
+
+func (t simTarget) Sim() *engine.Simulation       { return t.Simulation }
+func (t simTarget) SetFile(name, text string)     { t.Files[name] = text }
+func (t simTarget) RegistryHave(r ...string)      { t.Registry().Have(r...); t.Settle() }
+func (t simTarget) RegistryLack(r ...string)      { t.Registry().Lack(r...); t.Settle() }
+func (t simTarget) RegistryPreloaded(r ...string) { t.Registry().SetPreloaded(r...); t.Settle() }
+
+// recTarget runs commands through a Recorder, so each lands on its
+// timeline.
+type recTarget struct{ *engine.Recorder }
+
+func (t recTarget) Sim() *engine.Simulation { return t.Live() }
+
+// SucceedPod: the Recorder has no input for a pod that completes, so the
+// command is refused rather than run off the record (the timeline would
+// not show it and a replay would differ).
+func (t recTarget) SucceedPod(namespace, name string) error {
+	return errors.New("pod succeed is not available on the page's timeline (the recorder has no input for it)")
+}
+
+// runner executes steps on a target, writing the transcript to w and
+// collecting entries (for the Player) and failures.
+type runner struct {
+	sc  *Scenario
+	t   target
+	ctx context.Context
+	lw  *lineWriter
+	w   io.Writer
+
+	last  engine.Output
+	watch *kubectl.Watch
+	edit  *kubectl.EditSession
+	// decisionsSeen is the Seq of the last decision a `decisions` printed.
+	decisionsSeen int64
+	// inv holds the active invariants (always lines), observed after every
+	// command and every waitStep of advances and waits; held are the
+	// violations found inside a kubectl command, reported after its output.
+	inv  *Invariants
+	held []Check
+
+	failures []string
+	entries  []Entry
+	// cur is the index in entries of the entry output goes to (-1: none).
+	cur int
+	// stopped is set once the context is done.
+	stopped bool
+	// failedLines are the script lines with a failure (see Export).
+	failedLines map[int]bool
+}
+
+func newRunner(ctx context.Context, sc *Scenario, t target, out io.Writer) *runner {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	lw := &lineWriter{w: out}
+	return &runner{sc: sc, t: t, ctx: ctx, lw: lw, w: lw, cur: -1,
+		decisionsSeen: t.Sim().Cluster.LastDecisionSeq(), inv: &Invariants{name: sc.Name}}
+}
+
+// fail records a failed assertion at st's line.
+func (r *runner) fail(st *step, format string, a ...any) {
+	msg := fmt.Sprintf("%s:%d: %s", r.sc.Name, st.line, fmt.Sprintf(format, a...))
+	r.failures = append(r.failures, msg)
+	if r.failedLines == nil {
+		r.failedLines = map[int]bool{}
+	}
+	r.failedLines[st.line] = true
+	r.lw.startLine()
+	fmt.Fprintf(r.w, "FAIL: %s\n", msg)
+}
+
+// out writes command output to the transcript and the current entry.
+func (r *runner) out(stderr bool, text string) {
+	io.WriteString(r.w, text)
+	if r.cur < 0 {
+		return
+	}
+	if stderr {
+		r.entries[r.cur].Stderr += text
+	} else {
+		r.entries[r.cur].Stdout += text
+	}
+}
+
+// done reports whether the context is done, recording the failure
+// "stopped: ..." once at st.
+func (r *runner) done(st *step) bool {
+	if r.stopped {
+		return true
+	}
+	select {
+	case <-r.ctx.Done():
+		r.stopped = true
+		r.fail(st, "stopped: %v", context.Cause(r.ctx))
+		return true
+	default:
+		return false
+	}
+}
+
+// stepped reports whether advances must go in waitStep steps: a watch
+// prints, invariants are observed, or the context can stop the run.
+func (r *runner) stepped() bool {
+	return r.watch != nil || r.inv.active() || r.ctx.Done() != nil
+}
+
+// tick runs after each waitStep of an advance or wait.
+func (r *runner) tick() {
+	if r.watch != nil {
+		r.pollWatch()
+	}
+	r.observe()
+}
+
+// observe checks the active invariants, printing a failure for each that
+// breaks for the first time.
+func (r *runner) observe() {
+	held := r.held
+	r.held = nil
+	if r.inv.active() {
+		held = append(held, r.inv.observe(r.t.Sim())...)
+	}
+	for _, v := range held {
+		r.fail(&step{line: v.Line}, "%s", v.Detail)
+	}
+}
+
+func (r *runner) pollWatch() {
+	for _, c := range r.watch.Poll() {
+		r.out(c.Stderr, c.Text)
+		if c.Stderr {
+			r.last.Stderr += c.Text
+		} else {
+			r.last.Stdout += c.Text
+		}
+	}
+}
+
+// stopWatch stops a running watch.
+func (r *runner) stopWatch() {
+	if r.watch != nil {
+		r.watch.Stop()
+		r.watch = nil
+	}
+}
+
+// steps runs sts in order; false when the run was stopped.
+func (r *runner) steps(sts []step) bool {
+	for i := range sts {
+		if !r.exec(&sts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// exec runs one step; false when the context stopped the run.
+func (r *runner) exec(st *step) bool {
+	w := r.w
+	switch st.verb {
+	case "comment", "heading":
+		r.lw.startLine()
+		fmt.Fprintln(w, st.text)
+		r.entries = append(r.entries, Entry{Line: st.line, Command: st.text, Comment: true})
+		return true
+	case "stdout", "stderr":
+		r.assert(st)
+		return true
+	case "always":
+		r.lw.startLine()
+		fmt.Fprintf(w, "$ %s\n", st.text)
+		r.entries = append(r.entries, Entry{Line: st.line, Command: st.text})
+		r.inv.add(st)
+		r.observe()
+		return true
+	}
+	if r.done(st) {
+		return false
+	}
+	r.lw.startLine()
+	fmt.Fprintf(w, "$ %s\n", strings.TrimPrefix(st.text, "! "))
+	r.entries = append(r.entries, Entry{Line: st.line, Command: strings.TrimPrefix(st.text, "! ")})
+	r.cur = len(r.entries) - 1
+	defer func() { r.cur = -1 }()
+	if r.watch != nil && (st.verb == "kubectl" || st.verb == "editor" || st.verb == "decisions") {
+		r.stopWatch()
+	}
+	if r.watch == nil && st.verb != "expect" {
+		r.last = engine.Output{}
+	}
+	t := r.t
+	errOut := func(err error) {
+		if err != nil {
+			r.last.Stderr = err.Error() + "\n"
+			r.out(true, r.last.Stderr)
+			r.fail(st, "%v", err)
+		}
+	}
+	switch st.verb {
+	case "kubectl", "editor":
+		if st.verb == "kubectl" {
+			r.last = r.runKubectl(st.args[0])
+			if r.last.Edit != nil {
+				r.edit = r.last.Edit
+			}
+		} else if r.edit == nil {
+			r.fail(st, "no editor is open (run kubectl edit first)")
+			return true
+		} else {
+			r.last = t.FinishEdit(r.edit, editorText(r.edit.Text, st.args, r.sc.Files))
+			r.edit = r.last.Edit
+		}
+		r.watch = r.last.Watch
+		// stdout and stderr interleaved, as a terminal shows them
+		for _, c := range r.last.Chunks {
+			r.out(c.Stderr, c.Text)
+		}
+		r.entries[r.cur].ExitCode = r.last.ExitCode
+		if st.negate && r.last.ExitCode == 0 {
+			r.fail(st, "command succeeded but should have failed")
+		} else if !st.negate && r.last.ExitCode != 0 {
+			r.fail(st, "command failed with exit status %d", r.last.ExitCode)
+		}
+	case "advance":
+		if !r.stepped() {
+			t.Advance(st.dur)
+			break
+		}
+		for left := st.dur; left > 0; left -= waitStep {
+			if r.done(st) {
+				return false
+			}
+			t.Advance(min(waitStep, left))
+			r.tick()
+		}
+	case "wait":
+		if err := r.wait(st); err != nil {
+			if r.stopped {
+				return false
+			}
+			r.fail(st, "%v", err)
+		}
+	case "node":
+		var err error
+		name := st.args[1]
+		switch st.args[0] {
+		case "add":
+			na, _ := parseNodeAdd(st.args[2:])
+			names, _ := expandRange(name)
+			for i, n := range names {
+				if i > 0 && i%100 == 0 && r.done(st) {
+					return false // a long range: stop between nodes
+				}
+				if err = t.AddNode(n, na.opts); err != nil {
+					break
+				}
+			}
+		case "remove":
+			err = t.RemoveNode(name)
+		case "fail":
+			err = t.FailNode(name)
+		case "recover":
+			err = t.RecoverNode(name)
+		case "condition":
+			for _, kv := range st.args[2:] {
+				typ, status, _ := parseCondition(kv)
+				if err = t.SetNodeCondition(name, typ, status); err != nil {
+					break
+				}
+			}
+		}
+		errOut(err)
+	case "pod":
+		var err error
+		switch st.args[0] {
+		case "unready", "ready":
+			err = podReadiness(t, st.args[0] == "ready", st.args[1], st.args[2])
+		default:
+			err = podPhase(t, st.args[0], st.args[1], st.args[2])
+		}
+		errOut(err)
+	case "registry":
+		switch refs := st.args[1:]; st.args[0] {
+		case "has":
+			t.RegistryHave(refs...)
+		case "lacks":
+			t.RegistryLack(refs...)
+		case "preloaded":
+			if len(refs) == 1 && refs[0] == "none" {
+				refs = nil
+			}
+			t.RegistryPreloaded(refs...)
+		}
+	case "file":
+		t.SetFile(st.args[0], r.sc.Files[st.args[1]])
+	case "decisions":
+		filter, _ := parseDecisionFilter(st.args)
+		ds := t.Sim().Decisions(r.decisionsSeen)
+		if len(ds) > 0 {
+			r.decisionsSeen = ds[len(ds)-1].Seq
+		}
+		var b strings.Builder
+		for _, d := range ds {
+			if filter.matches(d) {
+				fmt.Fprintf(&b, "+%s %s %s %s %s node=%s: %s\n", d.Time.Sub(cluster.Epoch), d.Component, d.Func, d.Action, d.Object, d.Node, d.Reason)
+			}
+		}
+		r.last.Stdout = b.String()
+		r.out(false, r.last.Stdout)
+	case "expect":
+		sim := t.Sim()
+		ok, msg := st.exp.eval(sim.Cluster)
+		if ok == !st.negate {
+			r.out(false, "ok\n")
+		} else {
+			r.fail(st, "%s", negated(st, ok, msg))
+			r.entries[r.cur].ExitCode = 1
+			r.entries[r.cur].Stderr = negated(st, ok, msg) + "\n"
+		}
+	}
+	if r.watch != nil && st.verb != "kubectl" {
+		r.pollWatch()
+	}
+	r.observe()
+	return true
+}
+
+// waitingVerbs are the kubectl commands that advance virtual time
+// themselves (Env.Advance): delete and drain wait for pods to go, rollout
+// status for the rollout.
+var waitingVerbs = map[string]bool{"delete": true, "drain": true, "rollout status": true}
+
+// runKubectl runs a kubectl line on the target. While invariants are
+// observed on a bare Simulation, a command that waits by itself runs with
+// an Advance that observes them after each of its one-second steps, so
+// that a rule broken only inside `kubectl rollout status` is caught; it is
+// otherwise what Simulation.Run does (parse, kubectl.Run, settle), and
+// these commands print nothing that Simulation.Run's extra Env field
+// (KubeletStoppedSince, for node heartbeats) changes. On a Recorder the
+// command runs as recorded (the page observes by itself).
+func (r *runner) runKubectl(args string) engine.Output {
+	st, ok := r.t.(simTarget)
+	if !ok || !r.inv.active() {
+		return r.t.Run("kubectl " + args)
+	}
+	a, err := kubectl.ParseCommandLine("kubectl " + args)
+	if err != nil || !waitingVerbs[kubectlVerb(a[1:])] {
+		return r.t.Run("kubectl " + args)
+	}
+	sim := st.Simulation
+	env := &kubectl.Env{
+		Cluster: sim.Cluster,
+		Files:   sim.Files,
+		Settle:  sim.Settle,
+		Advance: func(d time.Duration) {
+			sim.Advance(d)
+			r.held = append(r.held, r.inv.observe(sim)...)
+		},
+	}
+	res := kubectl.Run(env, a)
+	sim.Settle()
+	if res.Watch != nil { // not for these commands without streaming
+		res.Watch.Stop()
+	}
+	return engine.Output{Stdout: res.Stdout, Stderr: res.Stderr, Chunks: res.Chunks, ExitCode: res.ExitCode}
+}
+
+// negated is the failure message of an expect line: the check's own
+// message, or for `! expect` the state it found that should not be.
+func negated(st *step, ok bool, msg string) string {
+	if st.negate && ok {
+		return msg + ", but it should not"
+	}
+	return msg
+}
+
+// assert checks a stdout/stderr assertion against the previous command.
+func (r *runner) assert(st *step) {
+	ok, msg := checkOutput(st, r.last)
+	if !ok {
+		r.fail(st, "%s", msg)
+	}
+}
+
+// checkOutput evaluates a stdout/stderr assertion on out.
+func checkOutput(st *step, out engine.Output) (bool, string) {
+	text := out.Stdout
+	if st.verb == "stderr" {
+		text = out.Stderr
+	}
+	if st.count > 0 {
+		if n := len(st.re.FindAllStringIndex(text, -1)); n != st.count {
+			return false, fmt.Sprintf("%s has %d matches for %q, want %d", st.verb, n, st.re.String()[4:], st.count)
+		}
+		return true, ""
+	}
+	if st.re.MatchString(text) == st.negate {
+		if st.negate {
+			return false, fmt.Sprintf("%s matched %q but should not", st.verb, st.re.String()[4:])
+		}
+		return false, fmt.Sprintf("no match for %q in %s", st.re.String()[4:], st.verb)
+	}
+	return true, ""
+}
+
+// wait advances the target in waitStep steps until the condition holds,
+// failing after the step's timeout of virtual time.
+func (r *runner) wait(st *step) error {
+	sim := r.t.Sim()
+	args := st.args
+	var cond func() bool
+	var what string
+	switch args[0] {
+	case "rollout":
+		ns, name := splitNamespace(strings.TrimPrefix(args[1], "ds/"))
+		what = "daemon set " + name + " to roll out"
+		cond = func() bool {
+			ds := sim.Cluster.DaemonSet(ns, name)
+			if ds == nil {
+				return false
+			}
+			st := ds.Status
+			return st.ObservedGeneration >= ds.Generation &&
+				st.UpdatedNumberScheduled >= st.DesiredNumberScheduled &&
+				st.NumberAvailable >= st.DesiredNumberScheduled &&
+				st.CurrentNumberScheduled == st.DesiredNumberScheduled
+		}
+	case "idle":
+		what = "the cluster to be idle"
+		cond = func() bool { return sim.Cluster.PendingWakeups() == 0 }
+	case "deleted":
+		kind, name, _ := strings.Cut(args[1], "/")
+		ns, name := splitNamespace(name)
+		what = args[1] + " to be deleted"
+		switch kind {
+		case "pod", "pods", "po":
+			cond = func() bool { return sim.Cluster.Pod(ns, name) == nil }
+		case "ds", "daemonset", "daemonsets":
+			cond = func() bool { return sim.Cluster.DaemonSet(ns, name) == nil }
+		case "node", "nodes", "no":
+			cond = func() bool { return sim.Cluster.Node(name) == nil }
+		}
+	}
+	deadline := sim.Now().Add(st.dur)
+	for !cond() {
+		if !sim.Now().Before(deadline) {
+			return fmt.Errorf("timed out after %s waiting for %s", st.dur, what)
+		}
+		if r.done(st) {
+			return context.Cause(r.ctx)
+		}
+		r.t.Advance(waitStep)
+		r.tick()
+		sim = r.t.Sim()
+	}
+	return nil
+}
+
+// splitNamespace splits NAMESPACE/NAME; a bare NAME is in the default
+// namespace.
+func splitNamespace(s string) (ns, name string) {
+	if ns, name, ok := strings.Cut(s, "/"); ok {
+		return ns, name
+	}
+	return api.DefaultNamespace, s
+}
+
+// Result is the outcome of running a scenario.
+type Result struct {
+	// Failures are the assertions that did not hold, as "file:line: message".
+	Failures []string
+}
+
+// OK reports whether every assertion held.
+func (r *Result) OK() bool { return len(r.Failures) == 0 }
+
+// options are the engine.Options the scenario's header commands ask for.
+func (sc *Scenario) options() engine.Options {
+	return engine.Options{Empty: sc.empty, Seed: sc.seed}
+}
+
+// Run executes the scenario on a fresh simulation (seed 1 unless `cluster
+// seed N`) and writes the transcript to w: each command echoed as
+// `$ command`, followed by its output, and each failed assertion as
+// `FAIL: file:line: ...`. An exercise runs its setup, goal, solution and
+// goal again (see the package doc).
+func (sc *Scenario) Run(out io.Writer) *Result {
+	return sc.RunContext(context.Background(), out)
+}
+
+// RunContext is Run, stopping when ctx is done: between commands, and
+// inside advances and waits at every virtual second (a kubectl command that
+// waits by itself, such as `kubectl delete` or `rollout status`, runs to
+// its own bound first). A stopped run ends with the failure
+// "file:line: stopped: CAUSE" at the command it stopped in.
+func (sc *Scenario) RunContext(ctx context.Context, out io.Writer) *Result {
+	sim := engine.New(sc.options())
+	for k, v := range sc.Files {
+		sim.Files[k] = v
+	}
+	r := newRunner(ctx, sc, simTarget{sim}, out)
+	if sc.meta.Kind == KindExercise {
+		r.exercise()
+	} else {
+		r.steps(sc.steps)
+	}
+	r.stopWatch()
+	r.lw.startLine() // the transcript ends with a whole line
+	return &Result{Failures: r.failures}
+}
+
+// editorText is what the editor saves for an `editor` step: the file
+// named, the shown text, or the shown text with OLD replaced by NEW.
+func editorText(shown string, args []string, files map[string]string) string {
+	switch {
+	case args[0] == "unchanged":
+		return shown
+	case args[0] == "replace" && len(args) == 3:
+		nl := strings.NewReplacer(`\n`, "\n")
+		return strings.ReplaceAll(shown, nl.Replace(args[1]), nl.Replace(args[2]))
+	}
+	return files[args[0]]
+}
+
+// splitQuoted splits an `editor` line into words; '...' and "..." quote
+// words with blanks.
+func splitQuoted(s string) ([]string, error) {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return out, nil
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			end := strings.IndexByte(s[1:], q)
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated quote in %q", s)
+			}
+			out = append(out, s[1:1+end])
+			s = s[2+end:]
+			continue
+		}
+		end := strings.IndexAny(s, " \t")
+		if end < 0 {
+			end = len(s)
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+}
+
+// waitDeletedKinds are the KIND spellings `wait deleted KIND/NAME` accepts.
+var waitDeletedKinds = map[string]bool{
+	"pod": true, "pods": true, "po": true,
+	"ds": true, "daemonset": true, "daemonsets": true,
+	"node": true, "nodes": true, "no": true,
+}
+
+// lineWriter passes writes through and remembers whether the last one
+// ended mid-line, so startLine can end that line first.
+type lineWriter struct {
+	w   io.Writer
+	mid bool
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		l.mid = p[len(p)-1] != '\n'
+	}
+	return l.w.Write(p)
+}
+
+// startLine ends a line left open by the previous write.
+func (l *lineWriter) startLine() {
+	if l.mid {
+		l.mid = false
+		io.WriteString(l.w, "\n")
+	}
+}
