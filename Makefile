@@ -4,15 +4,21 @@
 GO ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: serve build test test-go test-wasm chromium examples bench wasm-size fmt vet generate
+.PHONY: serve build bundle test test-go test-wasm chromium worker worker-deps examples bench wasm-size fmt vet generate
 
+# The web root (site/dist: hashed wasm, scripts and styles with .br and .gz
+# siblings, embed.html) served by site/web, the handler the Worker runs too.
 serve:
 	$(GO) run ./site/cmd/serve
 
 build:
-	$(GO) run ./site/cmd/serve -build-only
+	$(GO) run ./site/cmd/serve -build-only -brotli 11
 
-test: chromium vet
+# One self-contained HTML file for offline classrooms (open it from file://).
+bundle:
+	$(GO) run ./site/cmd/bundle
+
+test: chromium worker-deps vet
 	$(GO) test ./...
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory examples
@@ -34,13 +40,34 @@ chromium:
 	  echo "chromium is missing: run 'sudo apt-get install -y chromium' (or DSPLAY_SKIP_BROWSER=1 make test-go)"; exit 1; \
 	fi
 
+# The Cloudflare Worker (site/worker, see its README): the web root into
+# site/worker/build/assets, the Worker wasm and syumai/workers' glue into
+# site/worker/build/worker; prints the sizes against Cloudflare's limits.
+worker:
+	$(GO) run ./site/worker/cmd/build
+
+# workerd and wrangler for the Worker test, pinned by site/worker/package-lock.json:
+# `npm ci` when they are missing (Debian's npm is installed first when we are root).
+worker-deps:
+	@if [ -e site/worker/node_modules/.bin/workerd ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then \
+	  echo "installing site/worker's npm packages (npm ci)"; cd site/worker && npm ci --no-audit --no-fund --loglevel=error; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing Debian's npm for the Worker test"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null && \
+	  cd site/worker && npm ci --no-audit --no-fund --loglevel=error; \
+	else \
+	  echo "npm is missing: run 'sudo apt-get install -y nodejs npm' (or DSPLAY_SKIP_WORKER=1 make test-go)"; exit 1; \
+	fi
+
 # Engine and scenario tests only, no browser.
 test-go: vet
 	DSPLAY_SKIP_BROWSER=1 $(GO) test ./...
 
 # Every example scenario, headless, through the CLI (contract 3).
 examples:
-	$(GO) run ./cmd/dsplay run examples/*.txtar > /dev/null && echo "examples: all scenarios passed"
+	$(GO) run ./cmd/dsplay run examples/*.txtar examples/lessons/*.txtar examples/exercises/*.txtar > /dev/null && echo "examples: all scenarios passed"
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...

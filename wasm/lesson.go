@@ -2,6 +2,1301 @@
 
 package main
 
-// initLessons sets up the lesson player, the exercises and the gallery
-// (owned by the lessons work; called once from start, after exposeHooks).
-func (a *app) initLessons() {}
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/examples"
+	"golang.org/x/tools/txtar"
+)
+
+// Lessons and exercises on the page. The "Lessons" button in the top bar
+// opens the gallery (#lessons, a modal <dialog>): the lessons, then the
+// exercises, in course order (the scenarios' `# order:`), each with its
+// summary and, for an exercise, the learner's progress (solved, hints
+// used; localStorage "dsplay.progress.v1", gallery.go). Opening one puts
+// the learner's own cluster aside (the gallery and the panel offer to
+// restore it: an undo rather than a question) and starts a new cluster
+// (resetCluster); the panel #lesson goes at the top of the left column
+// (on one column: first).
+//
+// A lesson (engine/scenario's Lesson steps) plays step by step: Next runs
+// the next step's commands through a scenario.Player on the page's
+// Recorder, so they land on the timeline and in the console (with their
+// output) as if typed, and the step's explanation shows beside the
+// cluster. Back shows the previous step by replaying the lesson up to it
+// on a new cluster (deterministic: the same seed gives the same names).
+// Restart starts the lesson over; Close hides the panel, the cluster stays.
+// A failed assertion of a step (the lesson is wrong) is shown in red.
+//
+// An exercise: see exercise.go.
+
+// lessons is the page's lessons UI (one page, one program).
+var lessons *lessonsUI
+
+// courseItem is one lesson or exercise of the gallery.
+type courseItem struct {
+	id, file string
+	data     []byte
+	// parsed: sc, meta and err are set (parse); before, meta holds only
+	// the Kind its directory gives.
+	parsed bool
+	sc     *scenario.Scenario
+	meta   scenario.Meta
+	err    error // the scenario does not parse (shown in the gallery)
+}
+
+func (it *courseItem) exercise() bool { return it.meta.Kind == scenario.KindExercise }
+
+func (it *courseItem) title() string {
+	if it.meta.Title != "" {
+		return it.meta.Title
+	}
+	return it.id
+}
+
+type lessonsUI struct {
+	a *app
+
+	lessons, exercises []*courseItem
+
+	prog   progress
+	stored bool // the last save worked
+	// noStorage: a save failed (the panel says the progress cannot be kept).
+	noStorage bool
+
+	openBtn, dialog, lessonList, exerciseList, restoreBox js.Value
+	pane, kindEl, title, body, status, nav, closeBtn      js.Value
+
+	// stash is the learner's own cluster, put aside when a lesson or an
+	// exercise opened over it (restoreStash brings it back); stashEditor the
+	// editor's text then.
+	stash       *engine.Recorder
+	stashEditor string
+	// rec is the Recorder made for the open lesson or exercise: while
+	// a.rec is it, the cluster is the lesson's.
+	rec *engine.Recorder
+
+	// sorted: every item is parsed and the lists are in course order.
+	sorted bool
+
+	cur    *courseItem
+	lesson *lessonRun
+	ex     *exerciseRun
+
+	// busy is set while a step plays (in a goroutine that yields to the
+	// browser); the controls are disabled meanwhile.
+	busy bool
+	// resetting is set while the lessons UI itself resets the cluster
+	// (its reset hook must then not close the panel).
+	resetting bool
+}
+
+// lessonRun is the state of the open lesson.
+type lessonRun struct {
+	item   *courseItem
+	steps  []scenario.LessonStep
+	player *scenario.Player
+	// shown is the step shown: 0 the introduction (after the setup ran),
+	// 1..len(steps)-1 a step (its commands ran), len(steps) the end.
+	shown int
+	// failures are the failed assertions of each step played.
+	failures map[int][]string
+	// after is the number of the Recorder's inputs when the last step
+	// finished; touched marks the steps played after the learner changed
+	// the cluster (their failures may be the learner's doing).
+	after   int
+	touched map[int]bool
+}
+
+// initLessonsUI reads the course, builds the gallery and wires the panel.
+func initLessonsUI(a *app) {
+	u := &lessonsUI{
+		a:            a,
+		dialog:       byID("lessons"),
+		lessonList:   byID("lessons-list"),
+		exerciseList: byID("exercises-list"),
+		restoreBox:   byID("lessons-restore"),
+		pane:         byID("lesson"),
+		kindEl:       byID("lesson-kind"),
+		title:        byID("lesson-title"),
+		body:         byID("lesson-body"),
+		status:       byID("lesson-status"),
+		nav:          byID("lesson-nav"),
+		closeBtn:     byID("lesson-close"),
+	}
+	if u.dialog.IsNull() || u.pane.IsNull() || u.lessonList.IsNull() {
+		return // an index.html without the lessons region
+	}
+	lessons = u
+	u.prog = loadProgress()
+	u.load()
+
+	// The "Lessons" button goes in the top bar, after the title.
+	u.openBtn = textEl("button", "ctl lessons-open", "Lessons")
+	u.openBtn.Set("id", "lessons-open")
+	u.openBtn.Set("type", "button")
+	u.openBtn.Set("title", "Lessons and exercises")
+	u.openBtn.Call("setAttribute", "aria-haspopup", "dialog")
+	u.openBtn.Call("setAttribute", "aria-controls", "lessons")
+	if h1 := document.Call("querySelector", ".topbar h1"); !h1.IsNull() {
+		h1.Call("after", u.openBtn)
+	}
+	a.listen(dom.WrapElement(u.openBtn), "click", func(dom.Event) { u.openGallery() })
+	a.listen(dom.WrapElement(byID("lessons-close")), "click", func(dom.Event) { u.closeGallery() })
+	// A click on the backdrop (outside the dialog's box) closes it.
+	a.listen(dom.WrapElement(u.dialog), "click", func(ev dom.Event) {
+		e := ev.Underlying()
+		if !e.Get("target").Equal(u.dialog) {
+			return
+		}
+		r := u.dialog.Call("getBoundingClientRect")
+		x, y := e.Get("clientX").Float(), e.Get("clientY").Float()
+		if x < r.Get("left").Float() || x > r.Get("right").Float() || y < r.Get("top").Float() || y > r.Get("bottom").Float() {
+			u.closeGallery()
+		}
+	})
+	// Escape closes the dialog by itself (the browser gives the focus back).
+	a.listen(dom.WrapElement(u.dialog), "close", func(dom.Event) {
+		u.openBtn.Call("setAttribute", "aria-expanded", "false")
+	})
+	// One delegated listener for the items and the restore button.
+	a.listen(dom.WrapElement(u.dialog), "click", func(ev dom.Event) {
+		t := ev.Target().Underlying()
+		if b := t.Call("closest", "button[data-open]"); !b.IsNull() {
+			u.closeGallery()
+			u.openItem(b.Get("dataset").Get("open").String(), b.Get("dataset").Get("kind").String())
+			return
+		}
+		if !t.Call("closest", "button.restore-own").IsNull() {
+			u.closeGallery()
+			u.restoreStash()
+		}
+	})
+	a.listen(dom.WrapElement(u.closeBtn), "click", func(dom.Event) { u.close() })
+	a.listen(dom.WrapElement(u.nav), "click", func(ev dom.Event) {
+		b := ev.Target().Underlying().Call("closest", "button[data-act]")
+		if b.IsNull() || b.Get("disabled").Bool() {
+			return
+		}
+		u.act(b)
+	})
+	a.listen(dom.WrapElement(u.body), "click", func(ev dom.Event) {
+		b := ev.Target().Underlying().Call("closest", "button[data-act]")
+		if b.IsNull() || b.Get("disabled").Bool() {
+			return
+		}
+		u.act(b)
+	})
+	resetHooks = append(resetHooks, u.onReset)
+	u.hooks()
+}
+
+// load lists the lessons and exercises (examples.Lessons, Exercises) in
+// file-name order without parsing them: parsing all of them takes about
+// 0.4 s in wasm, so a background goroutine parses them after the page
+// started (a little at a time, yielding to the browser in between), and
+// whatever needs one first parses it then (openLesson, the gallery).
+func (u *lessonsUI) load() {
+	read := func(files []examples.File, kind string) []*courseItem {
+		var out []*courseItem
+		for _, f := range files {
+			out = append(out, &courseItem{id: f.ID, file: f.Name, data: f.Data, meta: scenario.Meta{Kind: kind}})
+		}
+		return out
+	}
+	u.lessons = read(examples.Lessons(), scenario.KindLesson)
+	u.exercises = read(examples.Exercises(), scenario.KindExercise)
+	a := u.a
+	go func() {
+		defer a.recoverAt("lessons (parsing)")
+		for _, it := range append(append([]*courseItem(nil), u.lessons...), u.exercises...) {
+			time.Sleep(parsePauseMs * time.Millisecond)
+			it.parse()
+		}
+	}()
+}
+
+// parsePauseMs is the pause between two background parses.
+const parsePauseMs = 40
+
+// parse parses the item's scenario once (its metadata, or the error).
+func (it *courseItem) parse() {
+	if it.parsed {
+		return
+	}
+	it.parsed = true
+	kind := it.meta.Kind
+	it.sc, it.err = scenario.Parse(it.file, it.data)
+	if it.err == nil {
+		it.meta = it.sc.Meta()
+		if it.meta.Kind == "" {
+			it.meta.Kind = kind
+		}
+	}
+}
+
+// ordered parses every item and sorts each list in course order:
+// `# order:`, then the file name.
+func (u *lessonsUI) ordered() {
+	if u.sorted {
+		return
+	}
+	u.sorted = true
+	for _, list := range [][]*courseItem{u.lessons, u.exercises} {
+		for _, it := range list {
+			it.parse()
+		}
+		sort.SliceStable(list, func(i, j int) bool {
+			oi, oj := list[i].meta.Order, list[j].meta.Order
+			if oi != oj && oi != 0 && oj != 0 {
+				return oi < oj
+			}
+			return list[i].file < list[j].file
+		})
+	}
+}
+
+func (u *lessonsUI) find(id, kind string) *courseItem {
+	list := u.lessons
+	if kind == scenario.KindExercise {
+		list = u.exercises
+	}
+	for _, it := range list {
+		if it.id == id || it.file == id || strings.TrimSuffix(it.file, ".txtar") == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// openGallery fills and opens the gallery.
+func (u *lessonsUI) openGallery() {
+	u.drawGallery()
+	if !u.dialog.Get("open").Bool() {
+		u.dialog.Call("showModal")
+	}
+	u.openBtn.Call("setAttribute", "aria-expanded", "true")
+	// The focus goes to the item open now, else the first one not done.
+	if b := u.dialog.Call("querySelector", "button[data-open].current, li:not(.done) button[data-open]"); !b.IsNull() {
+		b.Call("focus")
+	}
+}
+
+func (u *lessonsUI) closeGallery() {
+	if u.dialog.Get("open").Bool() {
+		u.dialog.Call("close")
+	}
+	u.openBtn.Call("setAttribute", "aria-expanded", "false")
+}
+
+// drawGallery lists the lessons and the exercises with their progress.
+func (u *lessonsUI) drawGallery() {
+	u.ordered()
+	draw := func(list js.Value, items []*courseItem) {
+		clear(list)
+		for i, it := range items {
+			li := el("li", "lesson-li")
+			b := el("button", "lesson-item")
+			b.Set("type", "button")
+			b.Get("dataset").Set("open", it.id)
+			b.Get("dataset").Set("kind", it.meta.Kind)
+			if u.cur == it {
+				b.Get("classList").Call("add", "current")
+				b.Call("setAttribute", "aria-current", "true")
+			}
+			num := textEl("span", "li-num", strconv.Itoa(i+1))
+			num.Call("setAttribute", "aria-hidden", "true")
+			title := textEl("span", "li-title", it.title())
+			appendAll(b, num, title)
+			sum := it.meta.Summary
+			if it.err != nil {
+				sum = "This file does not parse: " + it.err.Error()
+				b.Set("disabled", true)
+			}
+			if sum != "" {
+				b.Call("appendChild", textEl("span", "li-summary", sum))
+			}
+			if st := u.progressText(it); st != "" {
+				p := textEl("span", "li-progress", st)
+				b.Call("appendChild", p)
+				if u.done(it) {
+					li.Get("classList").Call("add", "done")
+				}
+			}
+			li.Call("appendChild", b)
+			list.Call("appendChild", li)
+		}
+		if len(items) == 0 {
+			list.Call("appendChild", textEl("li", "lesson-none", "None yet."))
+		}
+	}
+	draw(u.lessonList, u.lessons)
+	draw(u.exerciseList, u.exercises)
+	clear(u.restoreBox)
+	u.restoreBox.Set("hidden", u.stash == nil)
+	if u.stash != nil {
+		b := textEl("button", "ctl restore-own", "Restore my cluster")
+		b.Set("type", "button")
+		appendAll(u.restoreBox, textEl("span", "", u.stashText()+" "), b)
+	}
+}
+
+// stashText describes the cluster put aside.
+func (u *lessonsUI) stashText() string {
+	if u.stash == nil {
+		return ""
+	}
+	n := 0
+	for _, in := range u.stash.Inputs() {
+		if in.Kind != engine.InputAdvance {
+			n++
+		}
+	}
+	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson opened.", formatElapsed(u.stash.Live().Elapsed()), plural(n, "action"))
+}
+
+// progressText is the gallery's line of progress for an item.
+func (u *lessonsUI) progressText(it *courseItem) string {
+	if it.exercise() {
+		e := u.prog.Exercises[it.id]
+		if e == nil {
+			return ""
+		}
+		var parts []string
+		switch {
+		case e.Solved:
+			parts = append(parts, "✓ solved")
+		case e.Solution:
+			parts = append(parts, "solution shown")
+		}
+		if e.Hints > 0 {
+			parts = append(parts, plural(e.Hints, "hint")+" used")
+		}
+		return strings.Join(parts, " · ")
+	}
+	l := u.prog.Lessons[it.id]
+	if l == nil {
+		return ""
+	}
+	if l.Done {
+		return "✓ done"
+	}
+	if l.Step > 0 {
+		return fmt.Sprintf("reached step %d", l.Step)
+	}
+	return ""
+}
+
+func (u *lessonsUI) done(it *courseItem) bool {
+	if it.exercise() {
+		e := u.prog.Exercises[it.id]
+		return e != nil && e.Solved
+	}
+	l := u.prog.Lessons[it.id]
+	return l != nil && l.Done
+}
+
+// save stores the progress; once a save fails the panel notes that the
+// progress lasts as long as the page (storageNote).
+func (u *lessonsUI) save() {
+	u.stored = saveProgress(u.prog)
+	u.noStorage = u.noStorage || !u.stored
+}
+
+// storageNote adds, once a save failed, a note that the progress lasts as
+// long as the page.
+func (u *lessonsUI) storageNote() {
+	if u.noStorage {
+		u.body.Call("appendChild", textEl("p", "lesson-hint lesson-nostore", "This browser does not let the page keep your progress: it lasts as long as the page."))
+	}
+}
+
+// begin starts a new cluster for it: the learner's own cluster is put
+// aside first (when it has any action and is not a lesson's).
+func (u *lessonsUI) begin(it *courseItem) error {
+	a := u.a
+	if u.rec != a.rec && u.hasWork(a.rec) {
+		u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
+	}
+	u.closeRun()
+	if err := u.reset(it); err != nil {
+		return err
+	}
+	u.cur = it
+	return nil
+}
+
+// reset starts a new cluster for it (resetCluster) with the scenario's
+// options. A lesson's cluster keeps `kubectl rollout status` blocking, as
+// the headless runner and the CLI have it: the page's streaming status
+// returns at once, and the lessons' assertions on its last line (and
+// `! kubectl rollout status --timeout=...`) are written for the blocking
+// command. An exercise's cluster streams, as the page's own does: the
+// learner's rollout status then lets the frame observe the `always`
+// rules while the rollout runs.
+func (u *lessonsUI) reset(it *courseItem) error {
+	a := u.a
+	if a.view == nil || a.tl == nil || a.kc == nil || a.ed == nil {
+		return errNoPage
+	}
+	o := it.sc.Options()
+	o.StreamRolloutStatus = it.exercise()
+	u.resetting = true
+	a.resetTo(o)
+	u.resetting = false
+	u.rec = a.rec
+	return nil
+}
+
+// hasWork reports whether rec holds any action of the learner's: time
+// passing is none, and neither is the example the page applies at load
+// (the file manifest.yaml set and applied with its text).
+func (u *lessonsUI) hasWork(rec *engine.Recorder) bool {
+	for _, in := range rec.Inputs() {
+		switch {
+		case in.Kind == engine.InputAdvance:
+		case (in.Kind == engine.InputSetFile || in.Kind == engine.InputApply) && in.Name == manifestFile &&
+			len(exampleManifests) > 0 && in.Text == exampleManifests[0].Text:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// restoreStash brings back the learner's own cluster: the lesson's
+// cluster is dropped and the panel closes.
+func (u *lessonsUI) restoreStash() {
+	if u.stash == nil {
+		return
+	}
+	a := u.a
+	st, text := u.stash, u.stashEditor
+	u.stash = nil
+	u.close()
+	a.installRecorder(st)
+	a.ed.setText(text)
+	a.kc.note("Your own cluster is back, as it was when the lesson opened (its console output is not).\n")
+	u.rec = nil
+}
+
+// onReset runs after every resetCluster: a reset from elsewhere (the embed
+// API, a share link) ends the lesson or exercise shown.
+func (u *lessonsUI) onReset(a *app) {
+	if u.resetting {
+		return
+	}
+	u.close()
+	u.rec = nil
+}
+
+// showPane shows the panel for the open item, at the top of the left
+// column (first on one column).
+func (u *lessonsUI) showPane() {
+	left := document.Call("querySelector", ".col-left")
+	if !left.IsNull() && !u.pane.Get("parentElement").Equal(left) {
+		left.Call("prepend", u.pane)
+	}
+	u.pane.Set("hidden", false)
+	document.Get("documentElement").Get("classList").Call("add", "lesson-open")
+	kind := "Lesson"
+	if u.cur.exercise() {
+		kind = "Exercise"
+	}
+	u.kindEl.Set("textContent", kind)
+	u.title.Set("textContent", u.cur.title())
+	u.pane.Get("dataset").Set("kind", u.cur.meta.Kind)
+	u.pane.Get("dataset").Set("id", u.cur.id)
+}
+
+// close hides the panel; the cluster stays as it is.
+func (u *lessonsUI) close() {
+	if u.cur == nil {
+		return
+	}
+	hadFocus := u.pane.Call("contains", document.Get("activeElement")).Bool()
+	u.closeRun()
+	u.cur = nil
+	u.pane.Set("hidden", true)
+	document.Get("documentElement").Get("classList").Call("remove", "lesson-open")
+	clear(u.body)
+	clear(u.nav)
+	u.status.Set("textContent", "")
+	if hadFocus && !u.openBtn.IsUndefined() {
+		u.openBtn.Call("focus")
+	}
+}
+
+// closeRun ends the lesson or exercise state (not the panel).
+func (u *lessonsUI) closeRun() {
+	u.lesson = nil
+	u.ex = nil
+}
+
+// say puts a message in the panel's live status line (or the console when
+// the panel is closed).
+func (u *lessonsUI) say(msg string) {
+	if u.cur == nil {
+		u.a.kc.note(msg + "\n")
+		return
+	}
+	u.status.Get("classList").Call("remove", "sr-only")
+	u.status.Set("textContent", msg)
+}
+
+// announce tells screen readers what the panel now shows (the status
+// line, visually hidden: the panel shows it already).
+func (u *lessonsUI) announce(msg string) {
+	u.status.Get("classList").Call("add", "sr-only")
+	u.status.Set("textContent", msg)
+}
+
+// act runs a panel button's action (its data-act).
+func (u *lessonsUI) act(b js.Value) {
+	if u.busy {
+		return
+	}
+	switch what := b.Get("dataset").Get("act").String(); what {
+	case "open":
+		u.openItem(b.Get("dataset").Get("open").String(), b.Get("dataset").Get("kind").String())
+	case "next":
+		u.nextStep()
+	case "back":
+		u.prevStep()
+	case "restart":
+		u.restart()
+	case "close":
+		u.close()
+	case "restore":
+		u.restoreStash()
+	case "gallery":
+		u.openGallery()
+	default:
+		u.exerciseAct(what)
+	}
+}
+
+// galleryButton adds "All lessons" to the panel's controls (not in embed
+// mode: an embedding page shows one lesson, without the gallery).
+func (u *lessonsUI) galleryButton() {
+	if !embedMode() {
+		u.nav.Call("appendChild", navButton("gallery", "All lessons", "ctl"))
+	}
+}
+
+// navButton makes a button of the panel's controls.
+func navButton(act, text, cls string) js.Value {
+	b := textEl("button", cls, text)
+	b.Set("type", "button")
+	b.Get("dataset").Set("act", act)
+	return b
+}
+
+// renderMarkdown appends text (markdown-lite: paragraphs, `code`, "- "
+// items) to parent as <p>, <ul><li> and <code> elements (text only: no
+// HTML is parsed).
+func renderMarkdown(parent js.Value, text string) {
+	var ul js.Value
+	for _, b := range parseMarkdownLite(text) {
+		var e js.Value
+		if b.item {
+			if ul.IsUndefined() {
+				ul = el("ul", "md-list")
+				parent.Call("appendChild", ul)
+			}
+			e = el("li", "")
+			ul.Call("appendChild", e)
+		} else {
+			ul = js.Undefined()
+			e = el("p", "")
+			parent.Call("appendChild", e)
+		}
+		for _, s := range b.spans {
+			if s.code {
+				e.Call("appendChild", textEl("code", "", s.text))
+			} else {
+				e.Call("appendChild", document.Call("createTextNode", s.text))
+			}
+		}
+	}
+}
+
+// isAssertion reports whether a scenario line is an assertion on the
+// previous command's output (not shown as a command to run).
+func isAssertion(line string) bool {
+	l := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "!"))
+	return strings.HasPrefix(l, "stdout ") || strings.HasPrefix(l, "stderr ") || l == "stdout" || l == "stderr"
+}
+
+// commandsBox shows a step's commands (assertions left out) as a terminal
+// would show them typed; playground commands that are not kubectl
+// (advance, wait, node add, ...) show as comments.
+func commandsBox(cmds []string) js.Value {
+	var b strings.Builder
+	n := 0
+	for _, c := range cmds {
+		c = strings.TrimSpace(c)
+		if c == "" || strings.HasPrefix(c, "#") || isAssertion(c) {
+			continue
+		}
+		n++
+		c = strings.TrimPrefix(c, "! ")
+		if strings.HasPrefix(c, "kubectl ") {
+			b.WriteString("$ " + c + "\n")
+		} else {
+			b.WriteString("# " + c + "\n")
+		}
+	}
+	if n == 0 {
+		return js.Undefined()
+	}
+	pre := textEl("pre", "lesson-cmds", strings.TrimRight(b.String(), "\n"))
+	pre.Call("setAttribute", "aria-label", "The step's commands")
+	return pre
+}
+
+// echoEntries shows what a Player ran in the console, as if typed: each
+// command with its output (playground commands as "# ..." lines), the
+// comments as comment lines. from is the number of the Recorder's inputs
+// before the Player ran: each entry is tied to the input its command made
+// (entryInputs), for the timeline's marks. A watch the step left running
+// (`kubectl get -w`, or `kubectl rollout status`, which streams on the
+// page) goes on under its command's block.
+func (u *lessonsUI) echoEntries(res scenario.StepResult, from int) {
+	ins := u.a.rec.Inputs()
+	idx := entryInputs(res.Entries, ins, from)
+	var lastRun js.Value
+	for i, e := range res.Entries {
+		b := u.echoEntry(e)
+		item := b.Get("parentElement")
+		if item.IsNull() || !item.Get("classList").Call("contains", "entry").Bool() {
+			continue
+		}
+		ds := item.Get("dataset")
+		if k := idx[i]; k >= 0 && k < len(ins) {
+			ds.Set("input", k)
+			ds.Set("at", ins[k].At.Seconds())
+		} else {
+			item.Call("removeAttribute", "data-input")
+			item.Call("removeAttribute", "data-at")
+		}
+		if !e.Comment && isKubectl(e.Command) {
+			lastRun = b
+		}
+	}
+	if res.Watch != nil {
+		if lastRun.IsUndefined() {
+			res.Watch.Stop()
+		} else {
+			u.a.kc.startWatch(res.Watch, lastRun)
+		}
+	}
+}
+
+func isKubectl(cmd string) bool {
+	c := strings.TrimPrefix(strings.TrimSpace(cmd), "! ")
+	return strings.HasPrefix(c, "kubectl ") || c == "kubectl"
+}
+
+// echoEntry shows one entry; it returns its block.
+func (u *lessonsUI) echoEntry(e scenario.Entry) js.Value {
+	c := u.a.kc
+	cmd := strings.TrimSpace(e.Command)
+	if e.Comment {
+		if !strings.HasPrefix(cmd, "#") {
+			cmd = "# " + cmd
+		}
+		return c.echoChunks(cmd, nil)
+	}
+	if !isKubectl(cmd) {
+		cmd = "# " + cmd
+	}
+	var chunks []engine.Chunk
+	if e.Stdout != "" {
+		chunks = append(chunks, engine.Chunk{Text: e.Stdout})
+	}
+	if e.Stderr != "" {
+		chunks = append(chunks, engine.Chunk{Stderr: true, Text: e.Stderr})
+	}
+	return c.echoChunks(cmd, chunks)
+}
+
+// entryInputs ties each entry of a played step to the index of the
+// Recorder input its command made (-1: a comment; an entry that made no
+// input of its own — decisions, expect, a wait that did not need to wait
+// — gets the input before it). ins[from:] are the inputs the step made,
+// in order; the files the Player writes first (SetFile) are skipped.
+// Consecutive advances merge into one input (Recorder.Advance), so an
+// `advance` or `wait` right after another shares its input.
+func entryInputs(es []scenario.Entry, ins []engine.Input, from int) []int {
+	out := make([]int, len(es))
+	cur := from // the next input not yet tied to an entry
+	for i, e := range es {
+		if e.Comment {
+			out[i] = -1
+			continue
+		}
+		cmd := strings.TrimPrefix(strings.TrimSpace(e.Command), "! ")
+		want := entryKind(cmd)
+		k := cur
+		for k < len(ins) && ins[k].Kind == engine.InputSetFile && want != engine.InputSetFile {
+			k++
+		}
+		switch {
+		case want == "":
+			out[i] = cur - 1
+		case k < len(ins) && ins[k].Kind == want && (want != engine.InputRun || sameCommand(ins[k].Line, cmd)):
+			out[i] = k
+			cur = k + 1
+		default:
+			out[i] = cur - 1
+		}
+		if out[i] < from {
+			out[i] = -1
+		}
+	}
+	return out
+}
+
+// entryKind is the Recorder input a scenario command makes ("" for none).
+func entryKind(cmd string) engine.InputKind {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	switch f[0] {
+	case "kubectl":
+		return engine.InputRun
+	case "advance", "wait":
+		return engine.InputAdvance
+	case "editor":
+		return engine.InputFinishEdit
+	}
+	if len(f) < 2 {
+		return ""
+	}
+	switch f[0] + " " + f[1] {
+	case "node add":
+		return engine.InputAddNode
+	case "node remove":
+		return engine.InputRemoveNode
+	case "node fail":
+		return engine.InputFailNode
+	case "node recover":
+		return engine.InputRecoverNode
+	case "node condition":
+		return engine.InputNodeCondition
+	case "pod fail":
+		return engine.InputFailPod
+	case "pod ready", "pod unready":
+		return engine.InputPodReadiness
+	case "registry has":
+		return engine.InputRegistryHave
+	case "registry lacks":
+		return engine.InputRegistryLack
+	case "registry preloaded":
+		return engine.InputRegistryPreload
+	}
+	return ""
+}
+
+// sameCommand reports whether a recorded Run line is the scenario's
+// kubectl command (with or without the "kubectl " the Player may drop).
+func sameCommand(line, cmd string) bool {
+	n := func(s string) string {
+		return strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(s), "kubectl ")), " ")
+	}
+	return n(line) == n(cmd)
+}
+
+// play runs work in a goroutine that yields to the browser first (so the
+// busy state paints) and may yield again while it works; the controls
+// are disabled and the clock paused meanwhile, then given back.
+func (u *lessonsUI) play(label string, work func()) {
+	if u.busy {
+		return
+	}
+	a := u.a
+	u.busy = true
+	wasPlaying := a.playing
+	a.setPlaying(false)
+	u.setBusy(true, label)
+	go func() {
+		defer func() {
+			u.busy = false
+			u.setBusy(false, "")
+			a.view.render(false)
+			if wasPlaying && !a.tl.past {
+				a.setPlaying(true)
+			}
+		}()
+		defer a.recoverAt("lesson player")
+		time.Sleep(16 * time.Millisecond)
+		work()
+	}()
+}
+
+// setBusy disables the panel's controls and the inputs that would change
+// the cluster while a step plays, and says what plays.
+func (u *lessonsUI) setBusy(on bool, label string) {
+	u.pane.Get("dataset").Set("busy", strconv.FormatBool(on))
+	u.pane.Call("setAttribute", "aria-busy", strconv.FormatBool(on))
+	btns := u.pane.Call("querySelectorAll", "button[data-act]")
+	for i := 0; i < btns.Length(); i++ {
+		b := btns.Index(i)
+		if on {
+			if !b.Get("disabled").Bool() {
+				b.Set("disabled", true)
+				b.Get("dataset").Set("busyOff", "1")
+			}
+		} else if b.Get("dataset").Get("busyOff").Truthy() {
+			b.Set("disabled", false)
+			b.Call("removeAttribute", "data-busy-off")
+		}
+	}
+	for _, id := range []string{"kubectl", "apply", "play", "step"} {
+		if e := byID(id); !e.IsNull() && !u.a.tl.past {
+			e.Set("disabled", on)
+		}
+	}
+	if on {
+		u.say(label)
+	}
+}
+
+// ---- the lesson player ----
+
+// openLesson opens lesson id (its file's ID, e.g. "01-one-pod-per-node"):
+// a new cluster, the lesson's setup played, its introduction shown.
+func (a *app) openLesson(id string) error {
+	u := lessons
+	if u == nil {
+		return fmt.Errorf("this page has no lessons panel")
+	}
+	if u.busy {
+		return fmt.Errorf("a step is still playing")
+	}
+	it := u.find(id, scenario.KindLesson)
+	if it == nil {
+		return fmt.Errorf("no lesson %q", id)
+	}
+	if it.parse(); it.err != nil {
+		return it.err
+	}
+	if err := u.begin(it); err != nil {
+		return err
+	}
+	l := &lessonRun{item: it, steps: it.sc.Lesson(), failures: map[int][]string{}, touched: map[int]bool{}}
+	l.player = scenario.NewPlayer(it.sc, a.rec)
+	u.lesson = l
+	u.showPane()
+	from := len(a.rec.Inputs())
+	res := l.player.PlayStep(0)
+	u.echoEntries(res, from)
+	u.showFile(it.sc, l.steps[0].Commands)
+	l.after = len(a.rec.Inputs())
+	if len(res.Failures) > 0 {
+		l.failures[0] = res.Failures
+	}
+	a.view.render(false)
+	u.drawLesson()
+	u.title.Call("focus")
+	return nil
+}
+
+// lastStep is the index of the lesson's last step.
+func (l *lessonRun) lastStep() int { return len(l.steps) - 1 }
+
+// nextStep plays the next step (or shows the end after the last).
+func (u *lessonsUI) nextStep() {
+	l := u.lesson
+	if l == nil || u.busy || l.shown > l.lastStep() {
+		return
+	}
+	if l.shown == l.lastStep() {
+		l.shown++
+		u.markLesson(l)
+		u.drawLesson()
+		return
+	}
+	u.a.tl.leavePast() // the step plays on the live cluster: show it
+	i := l.shown + 1
+	st := l.steps[i]
+	u.play(fmt.Sprintf("Playing step %d of %d: %s…", i, l.lastStep(), st.Title), func() {
+		player, first := l.player, i
+		if u.a.rec != u.rec || player == nil {
+			// "Continue from here" made a new Recorder of this cluster's
+			// timeline: the lesson goes on with it, playing the step's
+			// lines through a Player of their own.
+			u.rec = u.a.rec
+			p, err := linesPlayer(l.item.sc, st.Commands, u.a.rec)
+			if err != nil {
+				u.say(err.Error())
+				return
+			}
+			player, first, l.player = p, 0, nil
+		}
+		from := len(u.a.rec.Inputs())
+		// the learner acted, or rewound the timeline ("Continue from here")
+		ins := u.a.rec.Inputs()
+		touched := l.player == nil || len(ins) < l.after || learnerActed(ins, l.after)
+		res := player.PlayStep(first)
+		if u.lesson != l {
+			return // closed meanwhile
+		}
+		u.echoEntries(res, from)
+		u.showFile(l.item.sc, st.Commands)
+		l.after = len(u.a.rec.Inputs())
+		if len(res.Failures) > 0 {
+			l.failures[i] = res.Failures
+			l.touched[i] = touched
+		}
+		l.shown = i
+		u.markLesson(l)
+		u.drawLesson()
+	})
+}
+
+// linesPlayer returns a Player of a scenario made of lines (commands and
+// assertions, as written) and sc's files, on rec: its step 0 runs them.
+// It plays a lesson's step, or an exercise's solution, on a Recorder the
+// lesson's own Player is not bound to (after "Continue from here").
+func linesPlayer(sc *scenario.Scenario, lines []string, rec *engine.Recorder) (*scenario.Player, error) {
+	ar := &txtar.Archive{Comment: []byte(strings.Join(lines, "\n") + "\n")}
+	names := make([]string, 0, len(sc.Files))
+	for n := range sc.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ar.Files = append(ar.Files, txtar.File{Name: n, Data: []byte(sc.Files[n])})
+	}
+	part, err := scenario.Parse(sc.Name, txtar.Format(ar))
+	if err != nil {
+		return nil, err
+	}
+	return scenario.NewPlayer(part, rec), nil
+}
+
+// learnerActed reports whether ins holds an action after from that was
+// not time passing (the learner's, between two steps of a lesson).
+func learnerActed(ins []engine.Input, from int) bool {
+	for _, in := range ins[min(from, len(ins)):] {
+		if in.Kind != engine.InputAdvance {
+			return true
+		}
+	}
+	return false
+}
+
+// prevStep shows the step before: the lesson replays up to it on a new
+// cluster (the same seed: the same names and times).
+func (u *lessonsUI) prevStep() {
+	l := u.lesson
+	if l == nil || u.busy || l.shown == 0 {
+		return
+	}
+	target := min(l.shown-1, l.lastStep())
+	u.a.tl.leavePast()
+	u.replayTo(target)
+}
+
+// replayTo starts the lesson's cluster over and plays its steps 0..target.
+func (u *lessonsUI) replayTo(target int) {
+	l := u.lesson
+	a := u.a
+	u.play(fmt.Sprintf("Replaying the lesson up to step %d…", target), func() {
+		if err := u.reset(l.item); err != nil {
+			u.say(err.Error())
+			return
+		}
+		l.player = scenario.NewPlayer(l.item.sc, a.rec)
+		l.failures, l.touched = map[int][]string{}, map[int]bool{}
+		for i := 0; i <= target; i++ {
+			from := len(a.rec.Inputs())
+			res := l.player.PlayStep(i)
+			u.echoEntries(res, from)
+			u.showFile(l.item.sc, l.steps[i].Commands)
+			if len(res.Failures) > 0 {
+				l.failures[i] = res.Failures
+			}
+			a.view.render(false)
+			time.Sleep(0) // let the browser breathe between steps
+		}
+		l.after = len(a.rec.Inputs())
+		l.shown = target
+		u.drawLesson()
+	})
+}
+
+// restart starts the open lesson or exercise over.
+func (u *lessonsUI) restart() {
+	switch {
+	case u.lesson != nil:
+		u.replayTo(0)
+	case u.ex != nil:
+		u.restartExercise()
+	}
+}
+
+// markLesson saves how far the lesson went.
+func (u *lessonsUI) markLesson(l *lessonRun) {
+	p := u.prog.lesson(l.item.id)
+	if l.shown > p.Step && l.shown <= l.lastStep() {
+		p.Step = l.shown
+	}
+	if l.shown > l.lastStep() {
+		p.Done = true
+		p.Step = l.lastStep()
+	}
+	u.save()
+}
+
+// drawLesson shows the lesson's introduction, the step shown or its end.
+func (u *lessonsUI) drawLesson() {
+	l := u.lesson
+	clear(u.body)
+	clear(u.nav)
+	n := l.lastStep()
+	prog := el("p", "lesson-progress")
+	bar := el("progress", "lesson-bar")
+	bar.Set("max", max(n, 1))
+	bar.Set("value", min(l.shown, n))
+	bar.Call("setAttribute", "aria-hidden", "true")
+	var head js.Value
+	switch {
+	case l.shown == 0:
+		prog.Set("textContent", fmt.Sprintf("%s · introduction", plural(n, "step")))
+		head = textEl("h3", "lesson-step-title", "Introduction")
+		appendAll(u.body, prog, bar, head)
+		if s := l.item.meta.Summary; s != "" {
+			renderMarkdown(u.body, s)
+		}
+		if len(l.steps) > 0 {
+			if t := strings.TrimSpace(l.steps[0].Text); t != "" {
+				renderMarkdown(u.body, t)
+			}
+		}
+		u.body.Call("appendChild", textEl("p", "lesson-hint", "Next plays the first step: its commands run in the console below and on the timeline, and the cluster shows what they do."))
+	case l.shown > n:
+		prog.Set("textContent", fmt.Sprintf("%s · finished", plural(n, "step")))
+		bar.Set("value", n)
+		head = textEl("h3", "lesson-step-title lesson-done", "Lesson finished ✓")
+		appendAll(u.body, prog, bar, head)
+		msg := "You played every step. The cluster is yours now: try your own commands in the console, or scrub the timeline back to any step."
+		if u.anyFailure(l) {
+			msg = "Every step played, but some of the lesson's own checks failed (marked above): the lesson may be out of date."
+		}
+		u.body.Call("appendChild", textEl("p", "", msg))
+		if next := u.nextItem(l.item); next != nil && !embedMode() {
+			p := el("p", "")
+			appendAll(p, document.Call("createTextNode", "Next in the course: "))
+			b := navButton("open", next.title(), "ctl lesson-next-item")
+			b.Get("dataset").Set("open", next.id)
+			b.Get("dataset").Set("kind", next.meta.Kind)
+			p.Call("appendChild", b)
+			u.body.Call("appendChild", p)
+		}
+	default:
+		st := l.steps[l.shown]
+		prog.Set("textContent", fmt.Sprintf("Step %d of %d", l.shown, n))
+		head = textEl("h3", "lesson-step-title", st.Title)
+		appendAll(u.body, prog, bar, head)
+		if t := strings.TrimSpace(st.Text); t != "" {
+			box := el("div", "lesson-text")
+			renderMarkdown(box, t)
+			u.body.Call("appendChild", box)
+		}
+		if c := commandsBox(st.Commands); !c.IsUndefined() {
+			u.body.Call("appendChild", textEl("p", "lesson-label", "Ran in the console:"))
+			u.body.Call("appendChild", c)
+		}
+	}
+	for i := 0; i <= min(l.shown, n); i++ {
+		if fs := l.failures[i]; len(fs) > 0 && (i == l.shown || l.shown > n) {
+			box := el("div", "lesson-fail")
+			box.Call("setAttribute", "role", "alert")
+			what := "This step's check failed — the lesson does not match the simulator; please report it:"
+			switch {
+			case i == 0:
+				what = "The lesson's setup failed — the lesson does not match the simulator; please report it:"
+			case l.touched[i]:
+				what = "This step's check failed — you changed the cluster since the lesson's previous step (Back or Restart replays the lesson without your changes):"
+			}
+			box.Call("appendChild", textEl("strong", "", what))
+			ul := el("ul", "")
+			for _, f := range fs {
+				ul.Call("appendChild", textEl("li", "", f))
+			}
+			box.Call("appendChild", ul)
+			u.body.Call("appendChild", box)
+		}
+	}
+	u.storageNote()
+	// controls
+	back := navButton("back", "Back", "ctl")
+	back.Set("disabled", l.shown == 0)
+	nextText := "Next"
+	switch {
+	case l.shown == 0:
+		nextText = "Start"
+	case l.shown == n:
+		nextText = "Finish"
+	}
+	next := navButton("next", nextText, "primary")
+	next.Set("disabled", l.shown > n)
+	if l.shown > n {
+		next = navButton("restart", "Play again", "primary")
+	}
+	appendAll(u.nav, back, next, navButton("restart", "Restart", "ctl"))
+	u.galleryButton()
+	if u.stash != nil {
+		r := navButton("restore", "Restore my cluster", "ctl")
+		r.Set("title", u.stashText())
+		u.nav.Call("appendChild", r)
+	}
+	switch {
+	case l.shown == 0:
+		u.announce(fmt.Sprintf("Lesson %s: introduction.", l.item.title()))
+	case l.shown > n:
+		u.announce("Lesson finished.")
+	default:
+		u.announce(fmt.Sprintf("Step %d of %d: %s.", l.shown, n, l.steps[l.shown].Title))
+	}
+	// The focus stays on Next (the same place) while stepping through;
+	// at the end it goes to the heading.
+	if l.shown > n {
+		head.Set("tabIndex", -1)
+		head.Call("focus")
+	} else if u.pane.Call("contains", document.Get("activeElement")).Bool() || document.Get("activeElement").Equal(document.Get("body")) {
+		next.Call("focus")
+	}
+}
+
+func (u *lessonsUI) anyFailure(l *lessonRun) bool {
+	for _, f := range l.failures {
+		if len(f) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nextItem is the item after it in the course (lessons, then exercises).
+func (u *lessonsUI) nextItem(it *courseItem) *courseItem {
+	u.ordered()
+	all := append(append([]*courseItem(nil), u.lessons...), u.exercises...)
+	for i, x := range all {
+		if x == it {
+			for _, y := range all[i+1:] {
+				if y.err == nil {
+					return y
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// openItem opens a lesson or an exercise (kind "exercise"), saying why
+// when it cannot.
+func (u *lessonsUI) openItem(id, kind string) {
+	var err error
+	if kind == scenario.KindExercise {
+		err = u.a.openExercise(id)
+	} else {
+		err = u.a.openLesson(id)
+	}
+	if err != nil {
+		u.say("Could not open " + id + ": " + err.Error())
+	}
+}
+
+// lessonStateJS is dsplay.lessonState().
+func (u *lessonsUI) lessonStateJS() any {
+	l := u.lesson
+	if l == nil {
+		return nil
+	}
+	var fails []any
+	for i := 0; i <= l.lastStep(); i++ {
+		for _, f := range l.failures[i] {
+			fails = append(fails, f)
+		}
+	}
+	title := ""
+	switch {
+	case l.shown == 0:
+		title = "Introduction"
+	case l.shown <= l.lastStep():
+		title = l.steps[l.shown].Title
+	}
+	return map[string]any{"id": l.item.id, "title": l.item.title(), "step": l.shown, "steps": l.lastStep(),
+		"stepTitle": title, "finished": l.shown > l.lastStep(), "busy": u.busy, "failures": fails}
+}
+
+// hooks adds the lessons' calls to window.dsplay (site/README.md).
+func (u *lessonsUI) hooks() {
+	o := global.Get("dsplay")
+	if !o.Truthy() {
+		return
+	}
+	a := u.a
+	errString := func(err error) any {
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	o.Set("lessons", a.hook("dsplay.lessons", func([]js.Value) any {
+		u.ordered()
+		var out []any
+		for _, it := range append(append([]*courseItem(nil), u.lessons...), u.exercises...) {
+			m := map[string]any{"id": it.id, "title": it.title(), "kind": it.meta.Kind, "summary": it.meta.Summary,
+				"done": u.done(it)}
+			if it.err != nil {
+				m["error"] = it.err.Error()
+			}
+			out = append(out, m)
+		}
+		return out
+	}))
+	o.Set("openLesson", a.hook("dsplay.openLesson", func(args []js.Value) any {
+		if len(args) == 0 {
+			return "usage: dsplay.openLesson(id)"
+		}
+		return errString(a.openLesson(args[0].String()))
+	}))
+	o.Set("lessonState", a.hook("dsplay.lessonState", func([]js.Value) any { return u.lessonStateJS() }))
+	o.Set("nextStep", a.hook("dsplay.nextStep", func([]js.Value) any {
+		switch {
+		case u.busy:
+			return "a step is still playing"
+		case u.lesson == nil:
+			return "no lesson is open"
+		}
+		u.nextStep()
+		return ""
+	}))
+	o.Set("prevStep", a.hook("dsplay.prevStep", func([]js.Value) any {
+		if u.lesson == nil || u.busy {
+			return "no lesson is open, or a step is still playing"
+		}
+		u.prevStep()
+		return ""
+	}))
+	o.Set("closeLesson", a.hook("dsplay.closeLesson", func([]js.Value) any { u.close(); return nil }))
+	o.Set("progress", a.hook("dsplay.progress", func([]js.Value) any {
+		return global.Get("JSON").Call("parse", u.prog.String())
+	}))
+	u.exerciseHooks(o)
+}

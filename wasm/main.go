@@ -252,7 +252,9 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 	a.view.render(false)
 	a.tl.frame()
 	a.cmp.frame()
+	a.lessonsFrame() // an open exercise observes and checks (gallery.go, exercise.go)
 	a.view.sweep()
+	pm.frame() // postMessage: the new decisions, to an embedding page (postmessage.go)
 	return nil
 }
 
@@ -492,6 +494,21 @@ func urlParam(name string) bool {
 //	dsplay.slowFramesForTest(ms)     make every frame busy-wait ms of wall time (0: off; tests the note)
 //	dsplay.panicForTest()            panic inside a callback (tests the recover)
 //	dsplay.shutdown()                stop and release every Go callback; window.dsplay goes away
+//	dsplay.shareLink() -> Promise of {url, fragmentBytes, scenarioBytes, tooLong} (share.go)
+//	dsplay.exportScenario() -> the session as a txtar scenario (share.go)
+//	dsplay.importText(name, text) -> "" or the error: import a file's text (importexport.go)
+//	dsplay.reset() -> "" or the error: a new cluster, nothing applied (reset.go)
+//	dsplay.lessons() -> [{id, title, kind, summary, done}]: the gallery in course order (lesson.go)
+//	dsplay.openLesson(id) -> "" or the error: open a lesson on a new cluster (its setup played)
+//	dsplay.lessonState() -> {id, step, steps, stepTitle, finished, busy, failures} or null
+//	dsplay.nextStep() -> "" or why not: Next (plays after returning: poll lessonState().busy)
+//	dsplay.prevStep() -> "" or why not: Back (the lesson replayed up to the step before)
+//	dsplay.closeLesson()             close the lesson or exercise panel (the cluster stays)
+//	dsplay.openExercise(id) -> "" or the error: open an exercise (exercise.go)
+//	dsplay.exerciseState() -> {checks, violations, solved, hints, ...} or null
+//	dsplay.checkExercise() -> exerciseState() after checking the goal now
+//	dsplay.showHint() -> the next hint, or "" when none is left
+//	dsplay.progress() -> {exercises: {ID: {solved, hints, solution}}, lessons: {ID: {done, step}}} (gallery.go)
 //
 // URL parameters the page reads (in its query string):
 //

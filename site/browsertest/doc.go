@@ -1,6 +1,6 @@
 // Package browsertest drives the playground in headless Chromium (Debian's
 // chromium package) with github.com/chromedp/chromedp: it builds the web
-// root (site.Build), serves it on 127.0.0.1 with site.Handler, and checks
+// root (site.Build), serves it on 127.0.0.1 with site/web.New, and checks
 // what a user sees. Virtual time is driven explicitly through
 // window.dsplay.advance; the tests poll for conditions with a timeout and
 // never sleep for fixed times.

@@ -1,0 +1,380 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodDS = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: agent
+        image: busybox:1.36
+        command: ["sleep", "infinity"]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-9
+`
+
+const passing = `# The default cluster has three nodes.
+kubectl get nodes
+stdout 'node-1'
+kubectl apply -f agent.yaml
+wait rollout ds/agent
+kubectl get ds agent
+stdout '^agent\s+2\s+2\s+2'
+-- agent.yaml --
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: agent
+        image: busybox:1.36
+        command: ["sleep", "infinity"]
+`
+
+func jsonBody(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func post(t *testing.T, h http.Handler, method, path, body string) (*http.Response, map[string]any) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	resp := rec.Result()
+	var out map[string]any
+	if method != http.MethodHead {
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("%s %s answered %d with non-JSON %q: %v", method, path, resp.StatusCode, rec.Body.String(), err)
+		}
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	return resp, out
+}
+
+func TestAPI(t *testing.T) {
+	h := New(Options{MaxBody: 64 << 10})
+	tests := []struct {
+		name         string
+		method, path string
+		body         string
+		status       int
+		allow        string
+		check        func(t *testing.T, out map[string]any)
+	}{
+		{name: "index", method: "GET", path: "/api", status: 200, check: func(t *testing.T, out map[string]any) {
+			if eps, _ := out["endpoints"].([]any); len(eps) != 3 {
+				t.Errorf("endpoints %v", out["endpoints"])
+			}
+			lim, _ := out["limits"].(map[string]any)
+			if lim["maxBodyBytes"] != float64(64<<10) || lim["maxNodes"] != float64(DefaultMaxNodes) {
+				t.Errorf("limits %v", lim)
+			}
+		}},
+		{name: "index with slash", method: "GET", path: "/api/", status: 200},
+		{name: "index HEAD", method: "HEAD", path: "/api", status: 200},
+		{name: "index POST", method: "POST", path: "/api", body: "{}", status: 405, allow: "GET, HEAD"},
+		{name: "validate GET", method: "GET", path: "/api/validate", status: 405, allow: "POST"},
+		{name: "run PUT", method: "PUT", path: "/api/run", body: "{}", status: 405, allow: "POST"},
+		{name: "unknown endpoint", method: "GET", path: "/api/nope", status: 404, check: wantError("no such endpoint")},
+
+		{name: "validate ok", method: "POST", path: "/api/validate", body: jsonBody(ValidateRequest{YAML: goodDS}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["ok"] != true {
+					t.Errorf("ok = %v: %v", out["ok"], out)
+				}
+				objs, _ := out["objects"].([]any)
+				if got := fmt.Sprint(objs); got != "[map[kind:DaemonSet name:agent namespace:default] map[kind:Node name:node-9]]" {
+					t.Errorf("objects %s", got)
+				}
+				if d, _ := out["diagnostics"].([]any); d == nil || len(d) != 0 {
+					t.Errorf("diagnostics %v, want []", out["diagnostics"])
+				}
+			}},
+		{name: "validate tab", method: "POST", path: "/api/validate",
+			body: jsonBody(ValidateRequest{YAML: "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n\tname: x\n"}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				d, _ := out["diagnostics"].([]any)
+				if out["ok"] != false || len(d) == 0 {
+					t.Fatalf("out %v", out)
+				}
+				first := d[0].(map[string]any)
+				if first["line"] != float64(4) || first["column"] == float64(0) || first["message"] == "" {
+					t.Errorf("first diagnostic %v, want line 4", first)
+				}
+				if e, _ := out["error"].(string); !strings.Contains(e, "error") {
+					t.Errorf("error %q, want kubectl's text", e)
+				}
+			}},
+		{name: "validate unknown field", method: "POST", path: "/api/validate",
+			body: jsonBody(ValidateRequest{YAML: strings.Replace(goodDS, "  selector:", "  replicas: 2\n  selector:", 1)}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				d, _ := out["diagnostics"].([]any)
+				if out["ok"] != false || len(d) != 1 || d[0].(map[string]any)["line"] != float64(6) ||
+					!strings.Contains(fmt.Sprint(d[0]), "replicas") {
+					t.Errorf("out %v, want one diagnostic at line 6 naming replicas", out)
+				}
+			}},
+		{name: "validate empty manifest", method: "POST", path: "/api/validate", body: `{"yaml": ""}`, status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["ok"] != false || !strings.Contains(fmt.Sprint(out["error"]), "no objects") {
+					t.Errorf("out %v", out)
+				}
+			}},
+		{name: "bad JSON", method: "POST", path: "/api/validate", body: `{"yaml": }`, status: 400,
+			check: wantPosition(1, 10)},
+		{name: "bad JSON line 3", method: "POST", path: "/api/run", body: "{\n  \"scenario\": \"x\",\n  oops\n}", status: 400,
+			check: wantPosition(3, 3)},
+		{name: "truncated JSON", method: "POST", path: "/api/run", body: `{"scenario": "x"`, status: 400,
+			check: wantError("unexpected end")},
+		{name: "wrong type", method: "POST", path: "/api/validate", body: `{"yaml": 5}`, status: 400,
+			check: wantError(`field "yaml" must be a string`)},
+		{name: "unknown field", method: "POST", path: "/api/validate", body: `{"yml": "x"}`, status: 400,
+			check: wantError(`unknown field "yml"`)},
+		{name: "trailing data", method: "POST", path: "/api/validate", body: `{"yaml": "x"} {}`, status: 400,
+			check: wantError("after the JSON object")},
+		{name: "empty body", method: "POST", path: "/api/validate", body: ``, status: 400, check: wantError("empty")},
+		{name: "too large", method: "POST", path: "/api/validate", body: jsonBody(ValidateRequest{YAML: strings.Repeat("#", 65<<10)}), status: 413,
+			check: wantError("larger than 65536 bytes")},
+
+		{name: "run passes", method: "POST", path: "/api/run", body: jsonBody(RunRequest{Scenario: passing}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["ok"] != true || out["exitCode"] != float64(0) || out["kind"] != "" {
+					t.Errorf("out %v", out)
+				}
+				if tr, _ := out["transcript"].(string); !strings.Contains(tr, "$ kubectl get ds agent") || !strings.Contains(tr, "# The default cluster") {
+					t.Errorf("transcript %q", tr)
+				}
+				if f, _ := out["failures"].([]any); f == nil || len(f) != 0 {
+					t.Errorf("failures %v, want []", out["failures"])
+				}
+			}},
+		{name: "run fails", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Name: "mine.txtar", Scenario: "kubectl get nodes\nstdout 'node-7'\n! kubectl get pod nope\n"}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				f, _ := out["failures"].([]any)
+				if out["ok"] != false || out["exitCode"] != float64(1) || len(f) != 1 || !strings.HasPrefix(f[0].(string), "mine.txtar:2: ") {
+					t.Errorf("out %v", out)
+				}
+				if tr, _ := out["transcript"].(string); !strings.Contains(tr, "FAIL: mine.txtar:2:") || !strings.Contains(tr, "NotFound") {
+					t.Errorf("transcript %q", tr)
+				}
+			}},
+		{name: "run malformed", method: "POST", path: "/api/run", body: jsonBody(RunRequest{Scenario: "kubectl get nodes\nfrobnicate now\n"}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				f, _ := out["failures"].([]any)
+				if out["ok"] != false || out["exitCode"] != float64(2) || len(f) != 1 || !strings.HasPrefix(f[0].(string), "scenario.txtar:2: ") {
+					t.Errorf("out %v", out)
+				}
+			}},
+		{name: "run lesson kind", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "# title: One pod per node\n# kind: lesson\nkubectl get nodes\n"}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["kind"] != "lesson" || out["exitCode"] != float64(0) {
+					t.Errorf("out %v", out)
+				}
+			}},
+		{name: "run exercise", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "# kind: exercise\n# task: run agent on every worker\n## goal\nexpect ds/agent on node-1 node-2\n## solution\nkubectl apply -f agent.yaml\nwait rollout ds/agent\n" +
+				passing[strings.Index(passing, "-- agent.yaml --"):]}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["kind"] != "exercise" || out["exitCode"] != float64(0) || out["ok"] != true {
+					t.Errorf("out %v", out)
+				}
+			}},
+		{name: "run exercise whose solution does not solve it", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "# kind: exercise\n## goal\nexpect node/node-1 taint a=b:NoSchedule\n## solution\nkubectl get nodes\n"}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				f, _ := out["failures"].([]any)
+				if out["kind"] != "exercise" || out["exitCode"] != float64(1) || len(f) == 0 {
+					t.Errorf("out %v, want exit code 1 with the goal's failure", out)
+				}
+			}},
+		{name: "run empty", method: "POST", path: "/api/run", body: `{"scenario": "  "}`, status: 400, check: wantError("empty")},
+		{name: "run too many nodes", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "node add w-{1..4000}\nnode add x-{1..1001}\n"}), status: 422,
+			check: wantError("adds 5001 nodes")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, out := post(t, h, tc.method, tc.path, tc.body)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, out)
+			}
+			if got := resp.Header.Get("Allow"); got != tc.allow {
+				t.Errorf("Allow %q, want %q", got, tc.allow)
+			}
+			if resp.StatusCode >= 400 {
+				if e, _ := out["error"].(string); e == "" {
+					t.Errorf("an error answer without an error message: %v", out)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, out)
+			}
+		})
+	}
+}
+
+func wantError(sub string) func(*testing.T, map[string]any) {
+	return func(t *testing.T, out map[string]any) {
+		t.Helper()
+		if e, _ := out["error"].(string); !strings.Contains(e, sub) {
+			t.Errorf("error %q, want it to contain %q", e, sub)
+		}
+	}
+}
+
+func wantPosition(line, col int) func(*testing.T, map[string]any) {
+	return func(t *testing.T, out map[string]any) {
+		t.Helper()
+		if out["line"] != float64(line) || out["column"] != float64(col) {
+			t.Errorf("position %v:%v, want %d:%d (%v)", out["line"], out["column"], line, col, out["error"])
+		}
+		if e, _ := out["error"].(string); !strings.Contains(e, fmt.Sprintf("%d:%d", line, col)) {
+			t.Errorf("error %q does not name %d:%d", e, line, col)
+		}
+	}
+}
+
+// A body larger than the limit is refused even without a Content-Length
+// (chunked), while it is read.
+func TestBodyLimitChunked(t *testing.T) {
+	srv := httptest.NewServer(New(Options{MaxBody: 1024}))
+	defer srv.Close()
+	body := io.MultiReader(strings.NewReader(`{"yaml": "`), strings.NewReader(strings.Repeat("x", 4096)), strings.NewReader(`"}`))
+	req, _ := http.NewRequest("POST", srv.URL+"/api/validate", io.NopCloser(body))
+	req.ContentLength = -1
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413", resp.StatusCode)
+	}
+	var e ErrorResponse
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || !strings.Contains(e.Error, "1024 bytes") {
+		t.Errorf("error %+v %v", e, err)
+	}
+}
+
+// When every slot is taken, requests get 503 with Retry-After.
+func TestBusy(t *testing.T) {
+	h := New(Options{MaxConcurrent: 1}).(*server)
+	h.sem <- struct{}{} // a run in progress
+	for _, tc := range []struct{ path, body string }{
+		{"/api/run", jsonBody(RunRequest{Scenario: passing})},
+		{"/api/validate", jsonBody(ValidateRequest{YAML: goodDS})},
+	} {
+		resp, out := post(t, h, "POST", tc.path, tc.body)
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
+			t.Errorf("%s: %d Retry-After %q, want 503 and 1", tc.path, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+		if e, _ := out["error"].(string); !strings.Contains(e, "busy") {
+			t.Errorf("%s: error %q", tc.path, e)
+		}
+	}
+	<-h.sem
+	if resp, _ := post(t, h, "POST", "/api/validate", jsonBody(ValidateRequest{YAML: goodDS})); resp.StatusCode != 200 {
+		t.Errorf("after the run ended: %d", resp.StatusCode)
+	}
+}
+
+// A run over the wall-time limit is stopped (scenario.RunContext) and
+// answered 504 with the transcript so far; its slot is free at once.
+func TestTimeout(t *testing.T) {
+	h := New(Options{Timeout: 50 * time.Millisecond, MaxConcurrent: 1}).(*server)
+	slow := "node add w-{1..300}\nkubectl apply -f agent.yaml\nadvance 24h\nkubectl get ds\n" +
+		passing[strings.Index(passing, "-- agent.yaml --"):]
+	start := time.Now()
+	resp, out := post(t, h, "POST", "/api/run", jsonBody(RunRequest{Scenario: slow}))
+	if resp.StatusCode != http.StatusGatewayTimeout {
+		t.Fatalf("status %d, want 504: %v", resp.StatusCode, out)
+	}
+	t.Logf("stopped after %v", time.Since(start))
+	if e, _ := out["error"].(string); !strings.Contains(e, "longer than 50ms") {
+		t.Errorf("error %q", e)
+	}
+	if out["ok"] != false || out["exitCode"] != float64(1) {
+		t.Errorf("ok %v exitCode %v", out["ok"], out["exitCode"])
+	}
+	f, _ := out["failures"].([]any)
+	if len(f) == 0 || !strings.Contains(fmt.Sprint(f[len(f)-1]), "stopped") {
+		t.Errorf("failures %v, want the stop named", f)
+	}
+	if tr, _ := out["transcript"].(string); !strings.Contains(tr, "$ node add w-{1..300}") || strings.Contains(tr, "$ kubectl get ds") {
+		t.Errorf("transcript %q, want it to stop before the last command", tr)
+	}
+	select {
+	case h.sem <- struct{}{}:
+		<-h.sem
+	default:
+		t.Errorf("the stopped run still holds its slot")
+	}
+}
+
+func TestCountNodes(t *testing.T) {
+	tests := []struct {
+		name, scenario string
+		want           int
+	}{
+		{"none", "kubectl get nodes\n", 0},
+		{"one", "node add n1 --label a=b\n", 1},
+		{"negated", "! node add n1\n", 1},
+		{"range", "node add worker-{1..1000}\nnode add w-{5..5}\n", 1001},
+		{"empty range", "node add w-{5..1}\n", 0},
+		{"huge range", "node add w-{1..99999999999999999999}\n", 1 << 30},
+		{"not a node", "kubectl get node add\n# node add x-{1..9}\n", 0},
+		{"manifests", "kubectl apply -f n.yaml\n-- n.yaml --\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\nkind: \"Node\"\n---\nkind: DaemonSet\n", 2},
+		{"list items", "-- l.yaml --\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n", 2},
+		{"script only counts script", "node add a\n-- f.yaml --\nnode add w-{1..100}\n", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CountNodes(tc.scenario); got != tc.want {
+				t.Errorf("CountNodes = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLineCol(t *testing.T) {
+	b := []byte("ab\ncd\n\nef")
+	for _, tc := range []struct{ off, line, col int }{
+		{1, 1, 1}, {2, 1, 2}, {4, 2, 1}, {5, 2, 2}, {8, 4, 1}, {100, 4, 2},
+	} {
+		if l, c := lineCol(b, tc.off); l != tc.line || c != tc.col {
+			t.Errorf("lineCol(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
+		}
+	}
+}

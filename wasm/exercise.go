@@ -1,0 +1,666 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/scenario"
+)
+
+// Exercises. Opening one starts a new cluster (the learner's own is put
+// aside, see lesson.go) and runs its setup section through a
+// scenario.Player on the page's Recorder; the panel shows the task. The
+// learner works with the editor and the console. The goal is checked on a
+// copy of the cluster (Scenario.CheckGoal: never changing the learner's)
+// when the Check button is pressed and by itself after each action
+// (debounced: checkDelayMs after the last one) and, while virtual time
+// runs, at most once per recheckMs; each check shows ✓ or ✗ with its
+// message. The `always` invariants are observed after every frame's
+// advance and every action: a violation is shown and fails the attempt
+// until Restart. Hints show one at a time; "Show the solution" asks first,
+// then shows the solution's commands and files with a button that runs
+// them. Solved (by the learner's own actions) and the hints used are kept
+// in localStorage (gallery.go).
+
+const (
+	// checkDelayMs is how long after the learner's last action the goal
+	// is checked by itself (wall time).
+	checkDelayMs = 400
+	// recheckMs is the least wall time between two checks while only
+	// virtual time moves (pods becoming ready may reach the goal).
+	recheckMs = 1000
+)
+
+// exerciseRun is the state of the open exercise.
+type exerciseRun struct {
+	item   *courseItem
+	player *scenario.Player
+	inv    *scenario.Invariants
+
+	goal    scenario.GoalResult
+	checked bool
+	// solved: the goal held with no invariant broken, in this attempt.
+	solved bool
+	// usedSolution: the solution's commands ran in this attempt.
+	usedSolution bool
+	violations   []scenario.Check
+	setupFails   []string
+
+	hints int // hints shown in this attempt
+	// confirm: the "show the solution?" question is shown; solution: the
+	// solution is shown.
+	confirm, solution bool
+
+	// what the frame saw last (see lessonsFrame)
+	inputs  int
+	rv      int64
+	at      time.Duration
+	dueAt   float64 // wall ms of the next automatic check (0: none)
+	checkAt float64 // wall ms of the last check
+	// drawnKey is key() when the panel was drawn; outcomeKey what the
+	// outcome box showed (a new outcome scrolls the panel to it).
+	drawnKey, outcomeKey string
+}
+
+// openExercise opens exercise id: a new cluster with its setup run and the
+// task shown.
+func (a *app) openExercise(id string) error {
+	u := lessons
+	if u == nil {
+		return fmt.Errorf("this page has no lessons panel")
+	}
+	if u.busy {
+		return fmt.Errorf("a step is still playing")
+	}
+	it := u.find(id, scenario.KindExercise)
+	if it == nil {
+		return fmt.Errorf("no exercise %q", id)
+	}
+	if it.parse(); it.err != nil {
+		return it.err
+	}
+	if err := u.begin(it); err != nil {
+		return err
+	}
+	u.startExercise(it)
+	u.showPane()
+	u.drawExercise()
+	u.title.Call("focus")
+	return nil
+}
+
+// startExercise runs the setup on the (new) cluster and starts observing.
+func (u *lessonsUI) startExercise(it *courseItem) {
+	a := u.a
+	x := &exerciseRun{item: it}
+	// hints seen before stay shown: they cannot be unseen
+	if p := u.prog.Exercises[it.id]; p != nil {
+		x.hints = min(p.Hints, len(it.meta.Hints))
+	}
+	x.player = scenario.NewPlayer(it.sc, a.rec)
+	from := len(a.rec.Inputs())
+	res := x.player.Setup()
+	u.echoEntries(res, from)
+	x.setupFails = res.Failures
+	u.showFile(it.sc, it.sc.Lesson()[0].Commands)
+	x.inv = it.sc.Invariants()
+	x.inv.Observe(a.rec.Live())
+	u.ex = x
+	u.seen(x)
+	u.check()
+	a.view.render(false)
+}
+
+// restartExercise starts the open exercise over on a new cluster.
+func (u *lessonsUI) restartExercise() {
+	x := u.ex
+	if x == nil {
+		return
+	}
+	if err := u.reset(x.item); err != nil {
+		u.say(err.Error())
+		return
+	}
+	u.startExercise(x.item)
+	u.drawExercise()
+	u.say("Started over: the setup ran again on a new cluster.")
+}
+
+// seen records what the cluster looks like now (after the lessons UI
+// itself changed it), so the frame does not take it for an action.
+func (u *lessonsUI) seen(x *exerciseRun) {
+	sim := u.a.rec.Live()
+	x.inputs = len(u.a.rec.Inputs())
+	x.rv = sim.Cluster.ResourceVersion()
+	x.at = sim.Elapsed()
+}
+
+// frame observes the open exercise once per animation frame: the
+// invariants after time moved or the cluster changed, and the automatic
+// check (see checkDelayMs, recheckMs).
+func (u *lessonsUI) frame() {
+	x := u.ex
+	a := u.a
+	if x == nil || u.busy || a.tl.past || a.cmp.active() {
+		return
+	}
+	if a.rec != u.rec {
+		// "Continue from here" made a new Recorder of this cluster's
+		// timeline: the exercise goes on with it (its Player, bound to the
+		// old one, is not used again: see runSolution).
+		u.rec = a.rec
+		x.player = nil
+	}
+	sim := a.rec.Live()
+	n, rv, at := len(a.rec.Inputs()), sim.Cluster.ResourceVersion(), sim.Elapsed()
+	now := nowMs()
+	changed := rv != x.rv || at != x.at
+	if changed {
+		x.catchUp(a, at)
+		x.inv.Observe(sim)
+		if v := x.inv.Violations(); len(v) != len(x.violations) {
+			x.violations = v
+			x.solved = false
+			u.redrawExercise()
+		}
+	}
+	switch {
+	case n != x.inputs:
+		x.dueAt = now + checkDelayMs
+	case changed && x.dueAt == 0 && now-x.checkAt >= recheckMs:
+		x.dueAt = now
+	}
+	x.inputs, x.rv, x.at = n, rv, at
+	if x.dueAt > 0 && now >= x.dueAt {
+		u.check()
+		u.redrawExercise()
+	}
+}
+
+// catchUp observes the invariants at every virtual second between the
+// last observation and now, when more than a second passed since (the
+// +1 s button, dsplay.advance, a kubectl command that waited): the
+// Recorder's replay cursor (Recorder.Seek) shows those moments, so a
+// rule broken only for a while in between is not missed. Skipped for
+// large clusters (above catchUpNodes nodes) and long jumps (catchUpMax),
+// where replaying would stall the page.
+func (x *exerciseRun) catchUp(a *app, now time.Duration) {
+	if now-x.at <= time.Second || now-x.at > catchUpMax || len(a.view.snap.Nodes) > catchUpNodes {
+		return
+	}
+	for t := x.at + time.Second; t < now; t += time.Second {
+		if s, err := a.rec.Seek(t); err == nil {
+			x.inv.Observe(s)
+		}
+	}
+}
+
+// Bounds of catchUp.
+const (
+	catchUpMax   = 10 * time.Minute
+	catchUpNodes = 200
+)
+
+// check runs the goal on a copy of the cluster and records the outcome.
+func (u *lessonsUI) check() {
+	x := u.ex
+	if x == nil {
+		return
+	}
+	a := u.a
+	x.dueAt = 0
+	x.checkAt = nowMs()
+	x.goal = x.item.sc.CheckGoal(a.rec.Live())
+	x.checked = true
+	x.violations = x.inv.Violations()
+	was := x.solved
+	x.solved = x.goal.OK && len(x.violations) == 0 && len(x.setupFails) == 0
+	if x.solved && !was {
+		if !x.usedSolution {
+			u.prog.exercise(x.item.id).Solved = true
+			u.save()
+			u.say("Solved ✓ — every check of the goal holds.")
+		} else {
+			u.say("The goal holds (with the solution's commands).")
+		}
+	}
+}
+
+// exerciseAct runs an exercise control.
+func (u *lessonsUI) exerciseAct(what string) {
+	x := u.ex
+	if x == nil {
+		return
+	}
+	switch what {
+	case "check":
+		u.check()
+		u.drawExercise()
+		if !x.solved {
+			u.say(u.checkSummary())
+		}
+	case "hint":
+		u.showHint()
+	case "solution":
+		x.confirm = true
+		u.drawExercise()
+		if b := u.body.Call("querySelector", "button[data-act=solution-yes]"); !b.IsNull() {
+			b.Call("focus")
+		}
+	case "solution-no":
+		x.confirm = false
+		u.drawExercise()
+		if b := u.body.Call("querySelector", "button[data-act=solution]"); !b.IsNull() {
+			b.Call("focus")
+		}
+	case "solution-yes":
+		x.confirm, x.solution = false, true
+		u.prog.exercise(x.item.id).Solution = true
+		u.save()
+		u.drawExercise()
+		if h := u.body.Call("querySelector", ".ex-solution h4"); !h.IsNull() {
+			h.Set("tabIndex", -1)
+			h.Call("focus")
+		}
+	case "solution-run":
+		u.runSolution()
+	}
+}
+
+// showHint reveals the next hint; it returns it ("" when none is left).
+func (u *lessonsUI) showHint() string {
+	x := u.ex
+	if x == nil || x.hints >= len(x.item.meta.Hints) {
+		return ""
+	}
+	x.hints++
+	if p := u.prog.exercise(x.item.id); x.hints > p.Hints {
+		p.Hints = x.hints
+		u.save()
+	}
+	u.drawExercise()
+	// the new hint is read out; the focus stays on the button (or goes to
+	// the hint when the button is gone)
+	if b := u.body.Call("querySelector", "button[data-act=hint]"); !b.IsNull() {
+		b.Call("focus")
+	} else if h := u.body.Call("querySelector", ".ex-hints li:last-child"); !h.IsNull() {
+		h.Set("tabIndex", -1)
+		h.Call("focus")
+	}
+	return x.item.meta.Hints[x.hints-1]
+}
+
+// runSolution plays the solution's commands on the learner's cluster.
+func (u *lessonsUI) runSolution() {
+	x := u.ex
+	if x == nil {
+		return
+	}
+	x.usedSolution = true
+	u.a.tl.leavePast()
+	u.play("Running the solution…", func() {
+		from := len(u.a.rec.Inputs())
+		var res scenario.StepResult
+		if x.player != nil && u.rec == u.a.rec {
+			res = x.player.Solve()
+		} else {
+			p, err := linesPlayer(x.item.sc, solutionLines(x.item.sc), u.a.rec)
+			if err != nil {
+				u.say(err.Error())
+				return
+			}
+			res = p.PlayStep(0)
+		}
+		if u.ex != x {
+			return
+		}
+		u.echoEntries(res, from)
+		u.check()
+		u.drawExercise()
+		if len(res.Failures) > 0 {
+			u.say("The solution's own checks failed: " + strings.Join(res.Failures, "; "))
+		}
+	})
+}
+
+// checkSummary says how many checks hold.
+func (u *lessonsUI) checkSummary() string {
+	x := u.ex
+	ok := 0
+	for _, c := range x.goal.Checks {
+		if c.OK {
+			ok++
+		}
+	}
+	s := fmt.Sprintf("%d of %d checks hold.", ok, len(x.goal.Checks))
+	if len(x.violations) > 0 {
+		s += " A rule that must always hold was broken: Restart to try again."
+	}
+	return s
+}
+
+// solutionLines are the solution section's lines as written: commands
+// and assertions (an exercise's lesson steps are its sections,
+// Scenario.Lesson).
+func solutionLines(sc *scenario.Scenario) []string {
+	for _, st := range sc.Lesson() {
+		if strings.EqualFold(strings.TrimSpace(st.Title), "solution") {
+			return st.Commands
+		}
+	}
+	return nil
+}
+
+// solutionCommands are the solution's commands (assertions left out).
+func solutionCommands(sc *scenario.Scenario) []string {
+	var out []string
+	for _, l := range solutionLines(sc) {
+		if l = strings.TrimSpace(l); l != "" && !isAssertion(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fileArg finds the files a command line names with -f / --filename.
+var fileArg = regexp.MustCompile(`(?:^|\s)(?:-f|--filename)(?:=|\s+)(\S+)`)
+
+// appliedFile is the last of sc's files that lines apply (`kubectl apply
+// -f NAME`, create, replace), "" if none.
+func appliedFile(sc *scenario.Scenario, lines []string) string {
+	name := ""
+	for _, l := range lines {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "! "))
+		if len(f) < 2 || f[0] != "kubectl" || (f[1] != "apply" && f[1] != "create" && f[1] != "replace") {
+			continue
+		}
+		for _, m := range fileArg.FindAllStringSubmatch(l, -1) {
+			if _, ok := sc.Files[m[1]]; ok {
+				name = m[1]
+			}
+		}
+	}
+	return name
+}
+
+// showFile puts the manifest lines applied last in the editor, so the
+// learner can change it and apply it again (`kubectl apply -f
+// manifest.yaml` applies the editor's text).
+func (u *lessonsUI) showFile(sc *scenario.Scenario, lines []string) {
+	name := appliedFile(sc, lines)
+	if name == "" || u.a.kc.editing() {
+		return
+	}
+	u.a.ed.setText(sc.Files[name])
+	u.a.ed.mark(nil)
+	u.a.ed.setResult("", "The editor holds "+name+", as applied: change it and press Apply.")
+}
+
+// solutionFiles are the scenario's files the solution's commands name.
+func solutionFiles(sc *scenario.Scenario, cmds []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range cmds {
+		for _, m := range fileArg.FindAllStringSubmatch(c, -1) {
+			if _, ok := sc.Files[m[1]]; ok && !seen[m[1]] {
+				seen[m[1]] = true
+				out = append(out, m[1])
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// redrawExercise draws the panel again when what it shows of the checks
+// changed (the automatic checks run every second while time passes: the
+// panel, and what screen readers read of it, stays as it is meanwhile).
+func (u *lessonsUI) redrawExercise() {
+	if x := u.ex; x != nil && x.drawnKey != x.key() {
+		u.drawExercise()
+	}
+}
+
+// key sums up the outcome the panel shows.
+func (x *exerciseRun) key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %v %d|", x.checked, x.solved, len(x.violations))
+	for _, c := range x.goal.Checks {
+		fmt.Fprintf(&b, "%v %s|", c.OK, c.Detail)
+	}
+	return b.String()
+}
+
+// drawExercise shows the task, the checks, the hints and the solution.
+func (u *lessonsUI) drawExercise() {
+	x := u.ex
+	if x == nil {
+		return
+	}
+	x.drawnKey = x.key()
+	focusedAct := ""
+	if f := document.Get("activeElement"); !f.IsNull() && u.pane.Call("contains", f).Bool() {
+		if v := f.Get("dataset").Get("act"); v.Truthy() {
+			focusedAct = v.String()
+		}
+	}
+	clear(u.body)
+	clear(u.nav)
+	m := x.item.meta
+
+	u.body.Call("appendChild", textEl("h3", "lesson-step-title", "Your task"))
+	task := el("div", "lesson-text ex-task")
+	t := m.Task
+	if t == "" {
+		t = m.Summary
+	}
+	renderMarkdown(task, t)
+	u.body.Call("appendChild", task)
+	u.body.Call("appendChild", textEl("p", "lesson-hint", "Use the editor (Apply) and the kubectl console. The goal is checked by itself after each action, or press Check."))
+
+	if len(x.setupFails) > 0 {
+		box := el("div", "lesson-fail")
+		box.Call("setAttribute", "role", "alert")
+		box.Call("appendChild", textEl("strong", "", "The exercise's setup failed — the exercise does not match the simulator; please report it:"))
+		ul := el("ul", "")
+		for _, f := range x.setupFails {
+			ul.Call("appendChild", textEl("li", "", f))
+		}
+		u.body.Call("appendChild", box)
+		box.Call("appendChild", ul)
+	}
+
+	// the goal's checks
+	u.body.Call("appendChild", textEl("h4", "", "Goal"))
+	ul := el("ul", "ex-checks")
+	ul.Call("setAttribute", "aria-label", "The goal's checks")
+	for _, c := range x.goal.Checks {
+		ul.Call("appendChild", checkItem(c, "holds", "fails"))
+	}
+	if !x.checked {
+		ul.Call("appendChild", textEl("li", "ex-none", "not checked yet"))
+	}
+	u.body.Call("appendChild", ul)
+
+	// the always rules, as observed so far
+	if rules := x.inv.Checks(); len(rules) > 0 {
+		u.body.Call("appendChild", textEl("h4", "", "All the time"))
+		rl := el("ul", "ex-checks ex-rules")
+		rl.Call("setAttribute", "aria-label", "Rules that must hold all the time")
+		for _, c := range rules {
+			rl.Call("appendChild", checkItem(c, "holds so far", "broken"))
+		}
+		u.body.Call("appendChild", rl)
+	}
+
+	// the outcome goes first, where it is seen
+	var outcome []js.Value
+	if len(x.violations) > 0 {
+		box := el("div", "lesson-fail ex-violation")
+		box.Call("setAttribute", "role", "alert")
+		box.Call("appendChild", textEl("strong", "", "A rule that must hold all the time was broken, so this attempt cannot pass. Press Restart to try again."))
+		vl := el("ul", "")
+		for _, v := range x.violations {
+			li := el("li", "")
+			appendAll(li, textEl("code", "ex-check", v.Text), document.Call("createTextNode", " "), textEl("span", "ex-detail", v.Detail))
+			vl.Call("appendChild", li)
+		}
+		box.Call("appendChild", vl)
+		outcome = append(outcome, box)
+	}
+	if x.solved {
+		msg := "Solved ✓ — every check of the goal holds."
+		if x.usedSolution {
+			msg = "The goal holds — with the solution's commands. Restart and try it yourself?"
+		}
+		outcome = append(outcome, textEl("p", "ex-solved", msg))
+	} else if p := u.prog.Exercises[x.item.id]; p != nil && p.Solved {
+		outcome = append(outcome, textEl("p", "lesson-hint", "You solved this exercise before."))
+	}
+	for i := len(outcome) - 1; i >= 0; i-- {
+		u.body.Call("prepend", outcome[i])
+	}
+	if k := fmt.Sprintf("%v %d", x.solved, len(x.violations)); k != x.outcomeKey {
+		x.outcomeKey = k
+		u.body.Set("scrollTop", 0)
+	}
+
+	// hints
+	if n := len(m.Hints); n > 0 {
+		u.body.Call("appendChild", textEl("h4", "", "Hints"))
+		if x.hints > 0 {
+			ol := el("ol", "ex-hints")
+			for _, h := range m.Hints[:x.hints] {
+				li := el("li", "")
+				renderMarkdown(li, h)
+				ol.Call("appendChild", li)
+			}
+			u.body.Call("appendChild", ol)
+		}
+		if x.hints < n {
+			u.body.Call("appendChild", navButton("hint", fmt.Sprintf("Show a hint (%d of %d)", x.hints+1, n), "ctl"))
+		}
+	}
+
+	// solution
+	cmds := solutionCommands(x.item.sc)
+	if len(cmds) > 0 {
+		box := el("div", "ex-solution")
+		switch {
+		case x.solution:
+			box.Call("appendChild", textEl("h4", "", "Solution"))
+			box.Call("appendChild", commandsBox(cmds))
+			for _, f := range solutionFiles(x.item.sc, cmds) {
+				d := el("details", "ex-file")
+				appendAll(d, textEl("summary", "", f), textEl("pre", "", x.item.sc.Files[f]))
+				box.Call("appendChild", d)
+			}
+			run := navButton("solution-run", "Run the solution", "ctl")
+			run.Set("title", "Run these commands on your cluster (the exercise then counts as shown, not solved)")
+			box.Call("appendChild", run)
+		case x.confirm:
+			box.Call("appendChild", textEl("p", "", "Show the solution? Trying the hints first teaches more; the gallery will say the solution was shown."))
+			appendAll(box, navButton("solution-yes", "Show the solution", "ctl"), navButton("solution-no", "Not yet", "ctl"))
+		default:
+			box.Call("appendChild", navButton("solution", "Show the solution…", "ctl"))
+		}
+		u.body.Call("appendChild", box)
+	}
+
+	u.storageNote()
+	appendAll(u.nav, navButton("check", "Check", "primary"), navButton("restart", "Restart", "ctl"))
+	u.galleryButton()
+	if u.stash != nil {
+		r := navButton("restore", "Restore my cluster", "ctl")
+		r.Set("title", u.stashText())
+		u.nav.Call("appendChild", r)
+	}
+	u.pane.Get("dataset").Set("solved", x.solved)
+	if focusedAct != "" {
+		if b := u.pane.Call("querySelector", "button[data-act="+focusedAct+"]"); !b.IsNull() {
+			b.Call("focus")
+		}
+	}
+}
+
+// checkItem is one check as a list item: ✓ or ✗ (named ok or bad for
+// screen readers), the line as written and its message.
+func checkItem(c scenario.Check, ok, bad string) js.Value {
+	li := el("li", "")
+	mark, state := "✗", bad
+	if c.OK {
+		mark, state = "✓", ok
+		li.Get("classList").Call("add", "ok")
+	} else {
+		li.Get("classList").Call("add", "bad")
+	}
+	li.Get("dataset").Set("ok", c.OK)
+	m := textEl("span", "ex-mark", mark)
+	m.Call("setAttribute", "role", "img")
+	m.Call("setAttribute", "aria-label", state)
+	appendAll(li, m, textEl("code", "ex-check", c.Text))
+	if c.Detail != "" {
+		li.Call("appendChild", textEl("span", "ex-detail", c.Detail))
+	}
+	return li
+}
+
+// exerciseStateJS is dsplay.exerciseState().
+func (u *lessonsUI) exerciseStateJS() any {
+	x := u.ex
+	if x == nil {
+		return nil
+	}
+	checks := []any{}
+	for _, c := range x.goal.Checks {
+		checks = append(checks, map[string]any{"line": c.Line, "text": c.Text, "ok": c.OK, "detail": c.Detail})
+	}
+	viol := []any{}
+	for _, c := range x.violations {
+		viol = append(viol, map[string]any{"line": c.Line, "text": c.Text, "ok": c.OK, "detail": c.Detail})
+	}
+	everSolved := false
+	if p := u.prog.Exercises[x.item.id]; p != nil {
+		everSolved = p.Solved
+	}
+	hints := []any{}
+	for _, h := range x.item.meta.Hints[:x.hints] {
+		hints = append(hints, h)
+	}
+	return map[string]any{"id": x.item.id, "title": x.item.title(), "task": x.item.meta.Task,
+		"checked": x.checked, "ok": x.goal.OK, "solved": x.solved, "everSolved": everSolved,
+		"checks": checks, "violations": viol, "hints": hints, "hintsTotal": len(x.item.meta.Hints),
+		"solutionShown": x.solution, "usedSolution": x.usedSolution, "setupFailures": strings.Join(x.setupFails, "\n"),
+		"busy": u.busy}
+}
+
+// exerciseHooks adds the exercises' calls to window.dsplay.
+func (u *lessonsUI) exerciseHooks(o js.Value) {
+	a := u.a
+	o.Set("openExercise", a.hook("dsplay.openExercise", func(args []js.Value) any {
+		if len(args) == 0 {
+			return "usage: dsplay.openExercise(id)"
+		}
+		if err := a.openExercise(args[0].String()); err != nil {
+			return err.Error()
+		}
+		return ""
+	}))
+	o.Set("exerciseState", a.hook("dsplay.exerciseState", func([]js.Value) any { return u.exerciseStateJS() }))
+	o.Set("checkExercise", a.hook("dsplay.checkExercise", func([]js.Value) any {
+		if u.ex == nil {
+			return nil
+		}
+		a.flushJobs()
+		u.check()
+		u.drawExercise()
+		return u.exerciseStateJS()
+	}))
+	o.Set("showHint", a.hook("dsplay.showHint", func([]js.Value) any { return u.showHint() }))
+}

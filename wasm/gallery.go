@@ -1,0 +1,227 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"syscall/js"
+
+	"github.com/dsplayground/dsplay/engine"
+)
+
+// initLessons sets up the lesson player, the exercises and the gallery
+// (called once from start, after exposeHooks): window.dsplay.reset, then
+// the gallery and the players (initLessonsUI, lesson.go).
+func (a *app) initLessons() {
+	o := global.Get("dsplay")
+	if o.Truthy() {
+		o.Set("reset", a.hook("dsplay.reset", func([]js.Value) any {
+			if err := a.resetCluster(engine.Options{}); err != nil {
+				return err.Error()
+			}
+			return ""
+		}))
+	}
+	initLessonsUI(a)
+}
+
+// lessonsFrame runs once per animation frame (from frame, main.go): the
+// open exercise observes its invariants and checks its goal by itself
+// (exercise.go).
+func (a *app) lessonsFrame() {
+	if lessons != nil {
+		lessons.frame()
+	}
+}
+
+// progressKey is the localStorage key of the learner's progress in the
+// lessons and exercises (see progress).
+const progressKey = "dsplay.progress.v1"
+
+// progress is what the page remembers of the learner's work, kept in
+// localStorage under progressKey as JSON:
+//
+//	{"exercises": {"ID": {"solved": true, "hints": 2, "solution": false}},
+//	 "lessons":   {"ID": {"done": true, "step": 7}}}
+//
+// solved: the goal held with no `always` invariant broken, by the learner's
+// own actions (not by the solution's button); hints: how many hints were
+// revealed (the most ever, so a restart does not hide them again);
+// solution: the solution was shown. done: the lesson was played to its
+// end; step: the furthest step reached.
+type progress struct {
+	Exercises map[string]*exerciseProgress `json:"exercises"`
+	Lessons   map[string]*lessonProgress   `json:"lessons"`
+}
+
+type exerciseProgress struct {
+	Solved   bool `json:"solved,omitempty"`
+	Hints    int  `json:"hints,omitempty"`
+	Solution bool `json:"solution,omitempty"`
+}
+
+type lessonProgress struct {
+	Done bool `json:"done,omitempty"`
+	Step int  `json:"step,omitempty"`
+}
+
+// parseProgress reads stored progress. Anything unreadable (no value, not
+// JSON, the wrong shapes, negative counts) gives what could be read and
+// an empty record for the rest: a corrupt entry never stops the page.
+func parseProgress(s string) progress {
+	p := progress{Exercises: map[string]*exerciseProgress{}, Lessons: map[string]*lessonProgress{}}
+	var raw struct {
+		Exercises map[string]json.RawMessage `json:"exercises"`
+		Lessons   map[string]json.RawMessage `json:"lessons"`
+	}
+	if json.Unmarshal([]byte(s), &raw) != nil {
+		return p
+	}
+	for id, m := range raw.Exercises {
+		var e exerciseProgress
+		if id == "" || json.Unmarshal(m, &e) != nil {
+			continue
+		}
+		e.Hints = max(e.Hints, 0)
+		p.Exercises[id] = &e
+	}
+	for id, m := range raw.Lessons {
+		var l lessonProgress
+		if id == "" || json.Unmarshal(m, &l) != nil {
+			continue
+		}
+		l.Step = max(l.Step, 0)
+		p.Lessons[id] = &l
+	}
+	return p
+}
+
+// String is the JSON stored.
+func (p progress) String() string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+func (p progress) exercise(id string) *exerciseProgress {
+	e := p.Exercises[id]
+	if e == nil {
+		e = &exerciseProgress{}
+		p.Exercises[id] = e
+	}
+	return e
+}
+
+func (p progress) lesson(id string) *lessonProgress {
+	l := p.Lessons[id]
+	if l == nil {
+		l = &lessonProgress{}
+		p.Lessons[id] = l
+	}
+	return l
+}
+
+// loadProgress reads the stored progress (empty when the page may not use
+// localStorage or the value is corrupt).
+func loadProgress() (p progress) {
+	p = parseProgress("")
+	defer func() { recover() }() // a throwing storage: nothing stored
+	s, ok := storage()
+	if !ok {
+		return p
+	}
+	v := s.Call("getItem", progressKey)
+	if v.Truthy() {
+		p = parseProgress(v.String())
+	}
+	return p
+}
+
+// saveProgress stores p; it reports whether it could (a sandboxed frame,
+// blocked storage or a full quota cannot: the progress then lasts as long
+// as the page).
+func saveProgress(p progress) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	s, ok := storage()
+	if !ok {
+		return false
+	}
+	s.Call("setItem", progressKey, p.String())
+	return true
+}
+
+// mdBlock is one block of markdown-lite text: a paragraph, or a list item
+// (item true).
+type mdBlock struct {
+	item  bool
+	spans []mdSpan
+}
+
+// mdSpan is a run of text, code (between backquotes) or not.
+type mdSpan struct {
+	code bool
+	text string
+}
+
+// parseMarkdownLite splits a lesson's explanation into blocks: a blank
+// line ends a paragraph, a line starting with "- " or "* " is a list
+// item, other lines join the paragraph with a space; `code` spans are
+// marked (an unpaired backquote is kept as text).
+func parseMarkdownLite(text string) []mdBlock {
+	var out []mdBlock
+	var cur []string
+	curItem := false
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, mdBlock{item: curItem, spans: codeSpans(strings.Join(cur, " "))})
+		}
+		cur, curItem = nil, false
+	}
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "":
+			flush()
+		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* "):
+			flush()
+			cur, curItem = []string{strings.TrimSpace(l[2:])}, true
+		default:
+			cur = append(cur, l)
+		}
+	}
+	flush()
+	return out
+}
+
+// codeSpans splits s at paired backquotes.
+func codeSpans(s string) []mdSpan {
+	var out []mdSpan
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		if i > 0 {
+			out = append(out, mdSpan{text: s[:i]})
+		}
+		if j > 0 {
+			out = append(out, mdSpan{code: true, text: s[i+1 : i+1+j]})
+		}
+		s = s[i+2+j:]
+	}
+	if s != "" {
+		out = append(out, mdSpan{text: s})
+	}
+	return out
+}

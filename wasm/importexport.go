@@ -1,0 +1,356 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/kubectl"
+)
+
+// Export and import (the share panel's Files section, and files dropped on
+// the editor).
+//
+//   - Export scenario (.txtar): exportScenario, the whole session; opening
+//     it with Import (or `dsplay run`) gives it back.
+//   - Export objects (.yaml): the cluster's objects as they are now, ready
+//     for `kubectl apply -f` on a fresh playground or a real cluster:
+//     namespaces, DaemonSets, pods no controller owns, ConfigMaps, Secrets,
+//     ServiceAccounts the learner made and every node, as `kubectl get -o
+//     yaml` renders them, with what the API server sets removed (status,
+//     uid, resourceVersion, generation, creationTimestamp, managedFields,
+//     the DaemonSet controller's and kubectl's annotations, a node's pod
+//     CIDRs, taints' timeAdded). Pods a DaemonSet owns are left out: its
+//     controller makes them again.
+//   - Import: a .txtar is replayed on a new cluster (the old one stays if
+//     the replay fails: it is tried on a scratch cluster first); any other
+//     file is YAML, put in the editor and applied (errors with line:column
+//     under the editor, the cluster unchanged).
+
+// exportFileName is a download's name: dsplay-<what>-t<seconds>s.<ext>.
+func exportFileName(a *app, what, ext string) string {
+	return fmt.Sprintf("dsplay-%s-t%.0fs.%s", what, a.rec.Live().Elapsed().Seconds(), ext)
+}
+
+// download offers text as a file (a Blob URL on a temporary link).
+func download(name, mime, text string) {
+	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": mime})
+	url := global.Get("URL").Call("createObjectURL", blob)
+	link := el("a", "")
+	link.Set("href", url)
+	link.Set("download", name)
+	link.Set("hidden", true)
+	document.Get("body").Call("appendChild", link)
+	link.Call("click")
+	remove(link)
+	// The download has started from the URL; it may go once this task ends.
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		global.Get("URL").Call("revokeObjectURL", url)
+		f.Release()
+		return nil
+	})
+	global.Call("setTimeout", f, 1000)
+}
+
+// exportTxtar downloads the session as a scenario.
+func (a *app) exportTxtar() {
+	a.flushJobs()
+	download(exportFileName(a, "scenario", "txtar"), "text/plain", string(exportScenario(a.rec, "", true)))
+}
+
+// exportYAML downloads the cluster's objects (see the comment at the top).
+func (a *app) exportYAML() {
+	a.flushJobs()
+	download(exportFileName(a, "objects", "yaml"), "application/yaml", objectsYAML(a.rec.Live()))
+}
+
+// systemNamespaces are left out of the YAML export (every cluster has them).
+var systemNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
+
+// objectsYAML renders sim's objects for the YAML export, one document each:
+// namespaces, nodes, ServiceAccounts, ConfigMaps, Secrets, DaemonSets, pods
+// without a controller (kinds in that order, each sorted by namespace and
+// name).
+func objectsYAML(sim *engine.Simulation) string {
+	c := sim.Cluster
+	var objs []any
+	for _, n := range c.Namespaces() {
+		if !systemNamespaces[n.Name] {
+			objs = append(objs, n)
+		}
+	}
+	for _, n := range c.Nodes() {
+		objs = append(objs, n)
+	}
+	for _, s := range c.ServiceAccounts() {
+		if s.Name != "default" {
+			objs = append(objs, s)
+		}
+	}
+	for _, m := range c.ConfigMaps() {
+		if m.Name != "kube-root-ca.crt" {
+			objs = append(objs, m)
+		}
+	}
+	for _, s := range c.Secrets() {
+		objs = append(objs, s)
+	}
+	for _, d := range c.DaemonSets() {
+		objs = append(objs, d)
+	}
+	for _, p := range c.Pods() {
+		if p.ControllerRef() == nil && p.DeletionTimestamp == nil {
+			objs = append(objs, p)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The DaemonSet Playground's objects at t=%s of virtual time, ready for\n", formatElapsed(sim.Elapsed()))
+	b.WriteString("# `kubectl apply -f` (what the API server sets is left out; pods a DaemonSet owns\n# are made again by its controller).\n")
+	var skipped []string
+	for _, o := range objs {
+		m, err := kubectl.RenderObject(o)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%T", o))
+			continue
+		}
+		stripServerFields(m)
+		y, err := kubectl.MarshalYAML(m)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%T", o))
+			continue
+		}
+		b.WriteString("---\n")
+		b.WriteString(y)
+	}
+	if len(skipped) > 0 {
+		sort.Strings(skipped)
+		fmt.Fprintf(&b, "# (not exported, the playground cannot render them yet: %s)\n", strings.Join(skipped, ", "))
+	}
+	return b.String()
+}
+
+// stripServerFields removes from a rendered object what the API server
+// sets (see the comment at the top of this file).
+func stripServerFields(m map[string]any) {
+	delete(m, "status")
+	if md, ok := m["metadata"].(map[string]any); ok {
+		for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"} {
+			delete(md, k)
+		}
+		if an, ok := md["annotations"].(map[string]any); ok {
+			delete(an, "deprecated.daemonset.template.generation")
+			delete(an, "kubectl.kubernetes.io/last-applied-configuration")
+			if len(an) == 0 {
+				delete(md, "annotations")
+			}
+		}
+	}
+	if m["kind"] == "Node" {
+		if sp, ok := m["spec"].(map[string]any); ok {
+			delete(sp, "podCIDR")
+			delete(sp, "podCIDRs")
+			if ts, ok := sp["taints"].([]any); ok {
+				for _, t := range ts {
+					if tm, ok := t.(map[string]any); ok {
+						delete(tm, "timeAdded")
+					}
+				}
+			}
+			if len(sp) == 0 {
+				delete(m, "spec")
+			}
+		}
+	}
+}
+
+// maxImportBytes caps an imported file (the editor's cap).
+const maxImportBytes = maxEditorBytes
+
+// importFile reads a File (from the picker or a drop) and imports it.
+func (a *app) importFile(file js.Value) {
+	name := file.Get("name").String()
+	if size := file.Get("size").Int(); size > maxImportBytes {
+		a.importFailed(name, fmt.Errorf("the file is %.1f MiB; the playground takes at most 1 MiB", float64(size)/(1<<20)))
+		return
+	}
+	var ok, fail js.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		defer a.recoverAt("import")
+		a.importText(name, args[0].String())
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		a.importFailed(name, fmt.Errorf("%s", args[0].Call("toString").String()))
+		return nil
+	})
+	file.Call("text").Call("then", ok, fail)
+}
+
+// importText imports a file's text: a scenario (.txtar, or text with a
+// `-- name --` file marker) is replayed on a new cluster; anything else is
+// YAML, applied from the editor. It returns "" or the error shown.
+func (a *app) importText(name, text string) string {
+	a.tl.leavePast()
+	if isScenario(name, text) {
+		if err := a.loadScenario(name, []byte(text)); err != nil {
+			a.importFailed(name, err)
+			return err.Error()
+		}
+		return ""
+	}
+	if a.kc.editing() {
+		a.kc.finishEdit(true)
+	}
+	a.ed.setText(text)
+	a.applyNow()
+	return a.ed.lastError
+}
+
+// isScenario tells a scenario from a YAML manifest: by its extension, or
+// by a txtar file marker line when the name says neither.
+func isScenario(name, text string) bool {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".txtar"):
+		return true
+	case strings.HasSuffix(lower, ".yaml"), strings.HasSuffix(lower, ".yml"), strings.HasSuffix(lower, ".json"):
+		return false
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "-- ") && strings.HasSuffix(strings.TrimRight(l, "\r"), " --") {
+			return true
+		}
+	}
+	return false
+}
+
+// loadScenario replays a scenario on a new cluster. It is replayed on a
+// scratch Recorder first: when that fails the page keeps its cluster and
+// the error (file:line, or the input) is returned.
+func (a *app) loadScenario(name string, data []byte) error {
+	o := scenarioOptions(name, data)
+	scratch := engine.NewRecorder(engine.Options{Seed: o.Seed, Empty: o.Empty, StreamRolloutStatus: true})
+	start := time.Now()
+	if err := replayScenario(scratch, name, data); err != nil {
+		return err
+	}
+	if err := a.resetCluster(o); err != nil {
+		return err
+	}
+	if err := a.replayInto(name, data); err != nil {
+		return err // cannot happen: the scratch replay of the same data succeeded
+	}
+	a.tl.redrawView()
+	a.tl.draw(true)
+	a.view.render(true)
+	global.Get("console").Call("info", fmt.Sprintf("DaemonSet Playground: replayed %s in %v (twice)", name, time.Since(start).Round(time.Millisecond)))
+	return nil
+}
+
+// replayInto replays a scenario on the page's (new) cluster and shows what
+// it left: the editor gets the file manifest.yaml's last text (the editor's
+// text when the session was exported), the console says what was replayed.
+func (a *app) replayInto(name string, data []byte) error {
+	if err := replayScenario(a.rec, name, data); err != nil {
+		return err
+	}
+	if text, ok := a.rec.Live().Files[manifestFile]; ok {
+		a.ed.setText(text)
+	}
+	a.kc.note(fmt.Sprintf("Replayed %s: %s, now at t=%s.\n", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())))
+	return nil
+}
+
+// importFailed shows an import's error under the editor and in the console.
+func (a *app) importFailed(name string, err error) {
+	msg := fmt.Sprintf("Could not import %s: %v. The cluster is unchanged.", name, err)
+	a.ed.showError(msg)
+	a.kc.note(msg + "\n")
+}
+
+// initImportExport wires the share panel's Files section and dropping a
+// file on the editor (not in read-only mode).
+func (a *app) initImportExport() {
+	if b := byID("export-yaml"); !b.IsNull() {
+		a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.exportYAML() })
+	}
+	if in := byID("import-file"); !in.IsNull() {
+		a.listen(dom.WrapElement(in), "change", func(dom.Event) {
+			files := in.Get("files")
+			if files.Truthy() && files.Get("length").Int() > 0 {
+				a.importFile(files.Index(0))
+			}
+			in.Set("value", "")
+		})
+	}
+	ed := byID("editor")
+	if ed.IsNull() || embedReadonly() {
+		return
+	}
+	hasFiles := func(ev dom.Event) bool {
+		dt := ev.Underlying().Get("dataTransfer")
+		if !dt.Truthy() {
+			return false
+		}
+		types := dt.Get("types")
+		for i, n := 0, types.Get("length").Int(); i < n; i++ {
+			if types.Index(i).String() == "Files" {
+				return true
+			}
+		}
+		return false
+	}
+	w := dom.WrapElement(ed)
+	a.listen(w, "dragover", func(ev dom.Event) {
+		if hasFiles(ev) {
+			ev.PreventDefault()
+			ed.Get("classList").Call("add", "drop-target")
+		}
+	})
+	a.listen(w, "dragleave", func(dom.Event) { ed.Get("classList").Call("remove", "drop-target") })
+	a.listen(w, "drop", func(ev dom.Event) {
+		ed.Get("classList").Call("remove", "drop-target")
+		files := ev.Underlying().Get("dataTransfer").Get("files")
+		if !files.Truthy() || files.Get("length").Int() == 0 {
+			return // dropped text: the textarea takes it
+		}
+		ev.PreventDefault()
+		a.importFile(files.Index(0))
+	})
+	// A new share link pasted into this tab's address bar changes only the
+	// fragment: load it.
+	a.listen(dom.GetWindow(), "hashchange", func(dom.Event) {
+		hash := global.Get("location").Get("hash").String()
+		if !hasFragment(hash) {
+			return
+		}
+		frag, _ := fragmentParam(hash, "s")
+		data, err := decodeFragment(frag)
+		if err == nil {
+			err = a.loadScenario("share link", data)
+		}
+		if err != nil {
+			a.importFailed("the share link", err)
+		}
+	})
+}
+
+// nodeTaintString is a taint as kubectl prints it (key=value:Effect).
+func nodeTaintString(t api.Taint) string {
+	if t.Value != "" {
+		return t.Key + "=" + t.Value + ":" + t.Effect
+	}
+	return t.Key + ":" + t.Effect
+}

@@ -1,0 +1,516 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"golang.org/x/tools/txtar"
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/scenario"
+)
+
+// Share links and scenario files.
+//
+// The page's whole state is its Recorder's input log (engine.Recorder: the
+// engine is deterministic, so the Options and the inputs give back the same
+// cluster, pod names, clock and timeline). exportScenario writes it with
+// scenario.Export (a script `dsplay run` runs, the manifests as files) and
+// adds the file inputsFile, the input log itself, which replayScenario
+// replays input for input (the timeline comes back step for step, whatever
+// the script's commands would do on another Recorder); a scenario without
+// it (written by hand, or by `dsplay`) is replayed with scenario.Replay.
+//
+// A share link is location.origin + pathname + "#s=" + base64url(raw
+// DEFLATE(scenario)) (RFC 1951). The page compresses with the browser's
+// CompressionStream("deflate-raw") and decompresses with Go's
+// compress/flate (already in the wasm build, and synchronous, so a link
+// opens without waiting); flate's compressor would add 77 KB of wasm. The
+// fragment never reaches a server.
+
+// inputsFile is the archive file holding the exact input log (JSON, see
+// shareLog); the script's files hold the manifests it names.
+const inputsFile = ".dsplay/inputs.json"
+
+// shareLogVersion is the version of the shareLog format written.
+const shareLogVersion = 1
+
+// maxShareFragment is the longest share fragment the Share button puts in
+// a link (characters after "#s="); a longer state is offered as a file
+// instead. Browsers take far longer URLs (Chromium 2 MB), but chat tools,
+// mail clients and some servers' logs cut them around 8 KB.
+const maxShareFragment = 8000
+
+// maxScenarioBytes bounds a decompressed share fragment or an imported
+// file (1 MiB, the editor's own cap): a small link cannot unpack into a
+// huge allocation.
+const maxScenarioBytes = 1 << 20
+
+// shareLog is inputsFile's content: the Recorder's Options and its inputs.
+type shareLog struct {
+	V     int          `json:"v"`
+	Seed  int64        `json:"seed,omitempty"`
+	Empty bool         `json:"empty,omitempty"`
+	At    float64      `json:"at"` // the live clock when exported, seconds (a check on replay)
+	In    []shareInput `json:"in"`
+}
+
+// shareInput is one engine.Input, compactly: a manifest, file or edit text
+// is the archive file F (the file scenario.Export wrote with that text, or
+// one of ours), a duration is in milliseconds.
+type shareInput struct {
+	K    engine.InputKind     `json:"k"`
+	Ms   int64                `json:"ms,omitempty"`
+	Line string               `json:"line,omitempty"`
+	Name string               `json:"name,omitempty"`
+	NS   string               `json:"ns,omitempty"`
+	F    string               `json:"f,omitempty"`
+	Node *cluster.NodeOptions `json:"node,omitempty"`
+	Type string               `json:"type,omitempty"`
+	St   string               `json:"status,omitempty"`
+	Rdy  bool                 `json:"ready,omitempty"`
+	Refs []string             `json:"refs,omitempty"`
+	Edit int                  `json:"edit,omitempty"`
+}
+
+// exportScenario writes rec's inputs as a txtar scenario: scenario.Export's
+// script and files (titled title; with markFailures the commands that
+// failed are marked, at the cost of one replay, so that `dsplay run` runs
+// it clean), plus inputsFile.
+func exportScenario(rec *engine.Recorder, title string, markFailures bool) []byte {
+	ar := txtar.Parse(scenario.Export(rec, scenario.ExportOptions{
+		Title:        firstNonEmpty(title, "DaemonSet Playground session"),
+		Comment:      []string{fmt.Sprintf("Exported by the DaemonSet Playground at t=%s of virtual time: `dsplay run FILE` runs it;", formatElapsed(rec.Live().Elapsed())), "the page's Import (or a share link) replays " + inputsFile + ", the exact input log."},
+		MarkFailures: markFailures,
+	}))
+	o := rec.Options()
+	lg := shareLog{V: shareLogVersion, Seed: o.Seed, Empty: o.Empty, At: rec.Live().Elapsed().Seconds()}
+	byText := map[string]string{}
+	used := map[string]bool{inputsFile: true}
+	for _, f := range ar.Files {
+		used[f.Name] = true
+		if _, ok := byText[string(f.Data)]; !ok {
+			byText[string(f.Data)] = f.Name
+		}
+	}
+	fileFor := func(name, text string) string {
+		if f, ok := byText[text]; ok {
+			return f
+		}
+		f := archiveName(name, used)
+		used[f] = true
+		byText[text] = f
+		ar.Files = append(ar.Files, txtar.File{Name: f, Data: []byte(text)})
+		return f
+	}
+	for _, in := range rec.Inputs() {
+		si := shareInput{K: in.Kind, Line: in.Line, Name: in.Name, NS: in.Namespace, Type: in.Type, St: in.Status, Rdy: in.Ready, Refs: in.Refs, Edit: in.Edit}
+		switch in.Kind {
+		case engine.InputApply, engine.InputSetFile, engine.InputFinishEdit:
+			si.F = fileFor(in.Name, in.Text)
+		case engine.InputAdvance:
+			si.Ms = in.D.Milliseconds()
+		case engine.InputAddNode:
+			n := in.Node
+			si.Node = &n
+		}
+		lg.In = append(lg.In, si)
+	}
+	js, _ := json.Marshal(lg) // plain values only: cannot fail
+	ar.Files = append(ar.Files, txtar.File{Name: inputsFile, Data: append(js, '\n')})
+	return txtar.Format(ar)
+}
+
+// archiveName is a file name for the archive: name itself when unused,
+// else name@2, name@3, ... (scenario.Export's convention).
+func archiveName(name string, used map[string]bool) string {
+	if name == "" {
+		name = "edit.yaml"
+	}
+	name = strings.ReplaceAll(name, " ", "_")
+	for n := 1; ; n++ {
+		c := name
+		if n > 1 {
+			c = name + "@" + strconv.Itoa(n)
+		}
+		if !used[c] {
+			return c
+		}
+	}
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// scenarioOptions are the engine.Options a scenario file asks for: those
+// of its input log, or (a scenario without one) scenario.Scenario.Options
+// (`cluster empty`, `cluster seed N`); a file that does not parse gets the
+// defaults (replayScenario reports its error).
+func scenarioOptions(name string, data []byte) engine.Options {
+	ar := txtar.Parse(data)
+	for _, f := range ar.Files {
+		if f.Name == inputsFile {
+			var lg shareLog
+			if json.Unmarshal(f.Data, &lg) == nil {
+				return engine.Options{Seed: lg.Seed, Empty: lg.Empty}
+			}
+		}
+	}
+	if sc, err := scenario.Parse(name, data); err == nil {
+		o := sc.Options()
+		return engine.Options{Seed: o.Seed, Empty: o.Empty}
+	}
+	return engine.Options{}
+}
+
+// replayScenario runs a scenario's inputs on rec (a Recorder made with
+// scenarioOptions): the exact input log when the archive has one, else the
+// script through scenario.Replay. It stops at the first input that cannot
+// be replayed; the error names the file and line (the script's) or the
+// input.
+func replayScenario(rec *engine.Recorder, name string, data []byte) error {
+	ar := txtar.Parse(data)
+	files := map[string]string{}
+	var log []byte
+	for _, f := range ar.Files {
+		if f.Name == inputsFile {
+			log = f.Data
+			continue
+		}
+		files[f.Name] = string(f.Data)
+	}
+	if log == nil {
+		sc, err := scenario.Parse(name, data)
+		if err != nil {
+			return err
+		}
+		return scenario.Replay(rec, sc)
+	}
+	var lg shareLog
+	dec := json.NewDecoder(bytes.NewReader(log))
+	if err := dec.Decode(&lg); err != nil {
+		return fmt.Errorf("%s: %s: %v", name, inputsFile, err)
+	}
+	if lg.V != shareLogVersion {
+		return fmt.Errorf("%s: %s: version %d, this page reads version %d", name, inputsFile, lg.V, shareLogVersion)
+	}
+	for i, si := range lg.In {
+		in := engine.Input{Kind: si.K, Line: si.Line, Name: si.Name, Namespace: si.NS, Type: si.Type, Status: si.St, Ready: si.Rdy, Refs: si.Refs, Edit: si.Edit, D: time.Duration(si.Ms) * time.Millisecond}
+		if si.Node != nil {
+			in.Node = *si.Node
+		}
+		if si.F != "" {
+			t, ok := files[si.F]
+			if !ok {
+				return fmt.Errorf("%s: input %d (%s) names the file %q, which the archive lacks", name, i+1, si.K, si.F)
+			}
+			in.Text = t
+		}
+		if !knownInput(in.Kind) {
+			return fmt.Errorf("%s: input %d: unknown kind %q", name, i+1, si.K)
+		}
+		if in.Kind == engine.InputFinishEdit && (in.Edit < 0 || in.Edit >= len(rec.Inputs())) {
+			return fmt.Errorf("%s: input %d saves an edit of input %d, which does not exist", name, i+1, in.Edit+1)
+		}
+		rec.Do(in)
+	}
+	if got := rec.Live().Elapsed().Seconds(); fmt.Sprintf("%.3f", got) != fmt.Sprintf("%.3f", lg.At) {
+		return fmt.Errorf("%s: the replay reached t=%.3fs, the recording t=%.3fs (made by another version of the playground?)", name, got, lg.At)
+	}
+	return nil
+}
+
+// knownInput reports whether k is an input kind this page can replay.
+func knownInput(k engine.InputKind) bool {
+	return slices.Contains([]engine.InputKind{engine.InputRun, engine.InputApply, engine.InputSetFile, engine.InputFinishEdit,
+		engine.InputAddNode, engine.InputRemoveNode, engine.InputFailNode, engine.InputRecoverNode, engine.InputFailPod,
+		engine.InputNodeCondition, engine.InputPodReadiness, engine.InputRegistryHave, engine.InputRegistryLack,
+		engine.InputRegistryPreload, engine.InputAdvance}, k)
+}
+
+// compressRaw compresses data with the browser's
+// CompressionStream("deflate-raw") (RFC 1951) and calls done with the
+// result, or an error, once the stream has ended. The decoder is Go's
+// compress/flate (already in the wasm build, synchronous, so a link opens
+// without waiting); compressing through the browser keeps flate's
+// compressor (77 KB of wasm) out of the download.
+func compressRaw(data []byte, done func([]byte, error)) {
+	cs := global.Get("CompressionStream")
+	if !cs.Truthy() {
+		done(nil, errors.New("this browser cannot compress (no CompressionStream): download the scenario instead"))
+		return
+	}
+	u8 := global.Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(u8, data)
+	stream := global.Get("Blob").New([]any{u8}).Call("stream").Call("pipeThrough", cs.New("deflate-raw"))
+	promise := global.Get("Response").New(stream).Call("arrayBuffer")
+	await(promise, func(buf js.Value) {
+		out := global.Get("Uint8Array").New(buf)
+		b := make([]byte, out.Get("length").Int())
+		js.CopyBytesToGo(b, out)
+		done(b, nil)
+	}, func(err error) { done(nil, err) })
+}
+
+// await calls ok with a promise's value or fail with its rejection, in a
+// later task; the two callbacks are released after the first call.
+func await(promise js.Value, ok func(js.Value), fail func(error)) {
+	var onOK, onFail js.Func
+	release := func() { onOK.Release(); onFail.Release() }
+	onOK = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		v := js.Undefined()
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ok(v)
+		return nil
+	})
+	onFail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		msg := "rejected"
+		if len(args) > 0 {
+			msg = args[0].Call("toString").String()
+		}
+		fail(errors.New(msg))
+		return nil
+	})
+	promise.Call("then", onOK, onFail)
+}
+
+// encodeFragment calls done with the share fragment of a scenario
+// (without "#s="): base64url without padding of its raw DEFLATE
+// compression.
+func encodeFragment(data []byte, done func(string, error)) {
+	compressRaw(data, func(b []byte, err error) {
+		if err != nil {
+			done("", err)
+			return
+		}
+		done(base64.RawURLEncoding.EncodeToString(b), nil)
+	})
+}
+
+// errTooBig is decodeFragment's error for a fragment unpacking to more
+// than maxScenarioBytes.
+var errTooBig = fmt.Errorf("the shared scenario unpacks to more than %d KiB", maxScenarioBytes>>10)
+
+// decodeFragment undoes encodeFragment. Padding and the standard
+// alphabet's + and / are accepted too (a link retyped or re-encoded).
+func decodeFragment(s string) ([]byte, error) {
+	s = strings.TrimRight(strings.TrimSpace(s), "=")
+	s = strings.NewReplacer("+", "-", "/", "_").Replace(s)
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("the link is damaged (base64: %v)", err)
+	}
+	r := flate.NewReader(bytes.NewReader(raw))
+	defer r.Close()
+	out, err := io.ReadAll(io.LimitReader(r, maxScenarioBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("the link is damaged (deflate: %v)", err)
+	}
+	if len(out) > maxScenarioBytes {
+		return nil, errTooBig
+	}
+	return out, nil
+}
+
+// fragmentParam returns the value of key in a URL fragment of the form
+// "#k=v&k2=v2" ("" and false when absent).
+func fragmentParam(hash, key string) (string, bool) {
+	hash = strings.TrimPrefix(hash, "#")
+	for _, part := range strings.Split(hash, "&") {
+		if k, v, ok := strings.Cut(part, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// The Share button and its panel (index.html's share region): the link,
+// copied to the clipboard and shown in a text field (the fallback when the
+// browser refuses the clipboard); over maxShareFragment the link is not
+// offered and "Download scenario (.txtar)" is.
+type sharePanel struct {
+	a                                 *app
+	panel, msg, url, copyBtn, openBtn js.Value
+	link                              string
+}
+
+// initShare wires the Share button (not in embed mode).
+func (a *app) initShare() {
+	s := &sharePanel{a: a, panel: byID("share-panel"), msg: byID("share-msg"), url: byID("share-url"), copyBtn: byID("share-copy"), openBtn: byID("share")}
+	if s.panel.IsNull() || s.openBtn.IsNull() {
+		return // an index.html without the share region
+	}
+	a.listen(dom.WrapElement(s.openBtn), "click", func(dom.Event) {
+		if !s.panel.Get("hidden").Bool() {
+			s.close()
+			return
+		}
+		s.open()
+	})
+	if b := byID("share-close"); !b.IsNull() {
+		a.listen(dom.WrapElement(b), "click", func(dom.Event) { s.close() })
+	}
+	a.listen(dom.WrapElement(s.copyBtn), "click", func(dom.Event) { s.copy() })
+	if b := byID("share-download"); !b.IsNull() {
+		a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.exportTxtar() })
+	}
+	a.listen(dom.WrapElement(s.panel), "keydown", func(ev dom.Event) {
+		if ev.Underlying().Get("key").String() == "Escape" {
+			s.close()
+			s.openBtn.Call("focus")
+		}
+	})
+}
+
+// shareHooks adds window.dsplay.shareLink, exportScenario and importText
+// (in every mode).
+func (a *app) shareHooks() {
+	o := global.Get("dsplay")
+	if o.Truthy() {
+		// dsplay.shareLink() -> Promise of {url, fragmentBytes, scenarioBytes, tooLong}
+		o.Set("shareLink", a.hook("dsplay.shareLink", func([]js.Value) any {
+			var resolve, reject js.Value
+			var exec js.Func
+			exec = js.FuncOf(func(_ js.Value, args []js.Value) any {
+				resolve, reject = args[0], args[1]
+				return nil
+			})
+			p := global.Get("Promise").New(exec)
+			exec.Release()
+			a.shareLink(func(link string, frag, n int, err error) {
+				if err != nil {
+					reject.Invoke(err.Error())
+					return
+				}
+				resolve.Invoke(map[string]any{"url": link, "fragmentBytes": frag, "scenarioBytes": n, "tooLong": frag > maxShareFragment})
+			})
+			return p
+		}))
+		// dsplay.exportScenario() -> the session as a txtar scenario
+		o.Set("exportScenario", a.hook("dsplay.exportScenario", func([]js.Value) any {
+			a.flushJobs()
+			return string(exportScenario(a.rec, "", true))
+		}))
+		// dsplay.importText(name, text) -> "" or the error (as a file dropped on the editor)
+		o.Set("importText", a.hook("dsplay.importText", func(args []js.Value) any {
+			if len(args) < 2 {
+				return "usage: dsplay.importText(name, text)"
+			}
+			return a.importText(args[0].String(), args[1].String())
+		}))
+	}
+}
+
+// shareLink builds the page's share link and calls done with the URL,
+// the fragment's length (after "#s=") and the scenario's length, in bytes.
+func (a *app) shareLink(done func(link string, fragBytes, scenarioBytes int, err error)) {
+	a.flushJobs()
+	sc := exportScenario(a.rec, "", false)
+	loc := global.Get("location")
+	base := loc.Get("origin").String() + loc.Get("pathname").String()
+	if base == "null" || strings.HasPrefix(loc.Get("protocol").String(), "file") {
+		base = strings.SplitN(loc.Get("href").String(), "#", 2)[0]
+	}
+	encodeFragment(sc, func(frag string, err error) {
+		done(base+"#s="+frag, len(frag), len(sc), err)
+	})
+}
+
+// open builds the link and shows the panel; a link that fits is copied.
+func (s *sharePanel) open() {
+	s.panel.Set("hidden", false)
+	s.openBtn.Call("setAttribute", "aria-expanded", "true")
+	s.msg.Set("className", "share-msg")
+	s.msg.Set("textContent", "Making the link…")
+	s.a.shareLink(func(link string, frag, _ int, err error) {
+		defer s.a.recoverAt("share link")
+		switch {
+		case err != nil:
+			s.tooLong(err.Error() + ".")
+		case frag > maxShareFragment:
+			s.tooLong(fmt.Sprintf("This cluster's history is too long for a link (%.1f KB; links stay under %d KB so chat and mail keep them whole). Download the scenario and share the file: Import opens it.", float64(frag)/1000, maxShareFragment/1000))
+		default:
+			s.link = link
+			s.url.Set("hidden", false)
+			s.copyBtn.Set("hidden", false)
+			s.url.Set("value", link)
+			s.msg.Set("textContent", "")
+			s.copy()
+		}
+	})
+}
+
+// tooLong shows msg instead of a link, and puts the focus on the download.
+func (s *sharePanel) tooLong(msg string) {
+	s.link = ""
+	s.url.Set("value", "")
+	s.url.Set("hidden", true)
+	s.copyBtn.Set("hidden", true)
+	s.msg.Set("className", "share-msg warn")
+	s.msg.Set("textContent", msg)
+	byID("share-download").Call("focus")
+}
+
+// close hides the panel.
+func (s *sharePanel) close() {
+	s.panel.Set("hidden", true)
+	s.openBtn.Call("setAttribute", "aria-expanded", "false")
+}
+
+// copy copies the link: the text field's selection through execCommand,
+// else the asynchronous clipboard API; the field stays selected either way,
+// so Ctrl/⌘ + C works where both are refused.
+func (s *sharePanel) copy() {
+	if s.link == "" {
+		return
+	}
+	s.url.Call("focus")
+	s.url.Call("select")
+	if document.Call("execCommand", "copy").Truthy() {
+		s.copied(true)
+		return
+	}
+	cb := global.Get("navigator").Get("clipboard")
+	if !cb.Truthy() {
+		s.copied(false)
+		return
+	}
+	var ok, fail js.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = js.FuncOf(func(js.Value, []js.Value) any { defer release(); s.copied(true); return nil })
+	fail = js.FuncOf(func(js.Value, []js.Value) any { defer release(); s.copied(false); return nil })
+	cb.Call("writeText", s.link).Call("then", ok, fail)
+}
+
+// copied says whether the link is on the clipboard.
+func (s *sharePanel) copied(ok bool) {
+	if ok {
+		s.msg.Set("textContent", "Link copied. Whoever opens it sees this cluster: same pods, clock and timeline.")
+	} else {
+		s.msg.Set("textContent", "The browser did not let the page copy: the link is selected below, press Ctrl/⌘ + C.")
+	}
+}
