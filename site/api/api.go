@@ -58,6 +58,10 @@ type Options struct {
 type server struct {
 	o   Options
 	sem chan struct{}
+	// runContext bounds a run: context.WithTimeout(ctx, o.Timeout). Tests
+	// replace it with a context that ends at a chosen point of the run, so
+	// the timeout is tested without depending on how fast the machine is.
+	runContext func(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // New returns the /api handler. It expects the full request path
@@ -387,8 +391,18 @@ func Validate(text string) ValidateResponse {
 // reported with done false (504), its transcript so far and the
 // "stopped" failure.
 func (s *server) run(ctx context.Context, req RunRequest) (RunResponse, bool) {
+	if s.runContext != nil {
+		ctx, cancel := s.runContext(ctx)
+		defer cancel()
+		return s.runIn(ctx, req)
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	defer cancel()
+	return s.runIn(ctx, req)
+}
+
+// runIn runs req's scenario until it ends or ctx is done.
+func (s *server) runIn(ctx context.Context, req RunRequest) (RunResponse, bool) {
 	sc, err := scenario.Parse(req.Name, []byte(req.Scenario))
 	if err != nil {
 		return RunResponse{ExitCode: 2, Failures: []string{err.Error()}}, true

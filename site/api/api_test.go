@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -314,6 +315,13 @@ func TestBusy(t *testing.T) {
 // answered 504 with the transcript so far; its slot is free at once.
 func TestTimeout(t *testing.T) {
 	h := New(Options{Timeout: 50 * time.Millisecond, MaxConcurrent: 1}).(*server)
+	// The wall-time limit runs out while the run is inside `advance 24h`
+	// (deterministically: the deadline is reached after a number of the
+	// runner's checks, not after 50 ms of a machine of unknown speed).
+	h.runContext = func(ctx context.Context) (context.Context, context.CancelFunc) {
+		c := &deadlineAfter{Context: ctx, checks: 20, done: make(chan struct{})}
+		return c, func() {}
+	}
 	slow := "node add w-{1..300}\nkubectl apply -f agent.yaml\nadvance 24h\nkubectl get ds\n" +
 		passing[strings.Index(passing, "-- agent.yaml --"):]
 	start := time.Now()
@@ -376,5 +384,30 @@ func TestLineCol(t *testing.T) {
 		if l, c := lineCol(b, tc.off); l != tc.line || c != tc.col {
 			t.Errorf("lineCol(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
 		}
+	}
+}
+
+// deadlineAfter is a context whose deadline passes at the checks-th call of
+// Done: the runner checks it between commands and at every virtual second
+// of an advance.
+type deadlineAfter struct {
+	context.Context
+	checks int
+	done   chan struct{}
+}
+
+func (c *deadlineAfter) Done() <-chan struct{} {
+	if c.checks--; c.checks == 0 {
+		close(c.done)
+	}
+	return c.done
+}
+
+func (c *deadlineAfter) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
