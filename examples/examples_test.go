@@ -316,11 +316,15 @@ func TestCoursePlaysOnARecorder(t *testing.T) {
 // wrongSolutions are, per exercise, attempts that miss the task in a way a
 // learner might (each a `## solution` replacement): the exercise's goal or
 // its invariants must reject every one, so a goal too loose to notice fails
-// here.
+// here. An entry may be a txtar archive: its comment is the solution, its
+// files (a learner's own manifest) are added to the exercise's for that run.
 var wrongSolutions = map[string][]string{
 	"01-control-plane-too": {
 		// the old master key only, as the logstash example does
 		`kubectl patch ds fluentd-elasticsearch --type=json -p '[{"op":"add","path":"/spec/template/spec/tolerations","value":[{"key":"node-role.kubernetes.io/master","operator":"Exists","effect":"NoSchedule"}]}]'
+wait rollout ds/fluentd-elasticsearch`,
+		// removing the taint instead of tolerating it
+		`kubectl taint nodes control-plane node-role.kubernetes.io/control-plane:NoSchedule-
 wait rollout ds/fluentd-elasticsearch`,
 	},
 	"02-gpu-nodes-only": {
@@ -378,6 +382,10 @@ wait rollout ds/web-agent`,
 		// dropping the probe finishes the rollout without a probe
 		`kubectl patch ds web-agent --type=json -p '[{"op":"remove","path":"/spec/template/spec/containers/0/readinessProbe"}]'
 wait rollout ds/web-agent`,
+		// containerPort only documents the port: nginx still listens on 80,
+		// and the probe still asks 8080
+		`kubectl patch ds web-agent --type=json -p '[{"op":"replace","path":"/spec/template/spec/containers/0/ports/0/containerPort","value":8080}]'
+advance 120s`,
 	},
 	"10-surge-with-hostport": {
 		// dropping the hostPort lets the surge through, but the port was to be kept
@@ -394,6 +402,35 @@ wait rollout ds/ds-demo`,
 		`kubectl delete pods -l name=app
 kubectl apply -f ds-demo.yaml
 wait rollout ds/ds-demo`,
+		// a different template with the same image: the adopted pods count as
+		// up to date (template generation 1) but do not run it
+		`kubectl apply -f ds-demo-env.yaml
+advance 30s
+-- ds-demo-env.yaml --
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: ds-demo
+spec:
+  selector:
+    matchLabels:
+      name: app
+  template:
+    metadata:
+      labels:
+        name: app
+    spec:
+      tolerations:
+      - key: node-role.kubernetes.io/control-plane
+        operator: Exists
+        effect: NoSchedule
+      containers:
+      - name: nginx
+        image: nginx:1.23
+        env:
+        - name: LOG_LEVEL
+          value: debug
+`,
 	},
 	"12-drain-keep-daemon": {
 		// cordon and delete by hand, the daemon pod included
@@ -427,8 +464,11 @@ func TestExercisesRejectWrongSolutions(t *testing.T) {
 			t.Errorf("%s: no ## solution", f.Name)
 			continue
 		}
+		files := ar.Files
 		for k, wrong := range wrongSolutions[f.ID] {
-			ar.Comment = []byte(script[:i] + "\n## solution\n" + wrong + "\n")
+			extra := txtar.Parse([]byte(wrong))
+			ar.Comment = []byte(script[:i] + "\n## solution\n" + string(extra.Comment) + "\n")
+			ar.Files = append(append([]txtar.File(nil), files...), extra.Files...)
 			sc, err := scenario.Parse(f.Name, txtar.Format(ar))
 			if err != nil {
 				t.Errorf("%s wrong solution %d: %v", f.Name, k, err)

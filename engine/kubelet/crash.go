@@ -524,8 +524,10 @@ var stopSignalExits = map[string]int32{
 // of its container gets no default action for SIGTERM (the kernel does not
 // deliver to a namespace's init a signal it has no handler for), so it is
 // killed at the end of the grace period and exits 137 (128 + SIGKILL,
-// reason Error). The probe-level terminationGracePeriodSeconds is not
-// modelled.
+// reason Error). For an unknown image this is a guess the restart's exit
+// code depends on; a pod deletion, whose exit code nobody sees, assumes
+// the opposite for unknown images (ignoresStopSignal). The probe-level
+// terminationGracePeriodSeconds is not modelled.
 func stopOutcome(p *api.Pod, c *api.Container) (code int32, after time.Duration) {
 	if len(c.Command) == 0 {
 		if code, ok := stopSignalExits[repository(NormalizeImage(c.Image))]; ok {
@@ -537,6 +539,39 @@ func stopOutcome(p *api.Pod, c *api.Container) (code int32, after time.Duration)
 		grace = *p.Spec.TerminationGracePeriodSeconds
 	}
 	return 137, time.Duration(grace) * time.Second
+}
+
+// ignoresStopSignal reports whether container c's process is known to
+// ignore the stop signal (SIGTERM) and so runs until the kubelet's SIGKILL
+// at the end of the grace period: its command line (effectiveArgv: the
+// pod's command and args, or a known base image's default shell) starts
+// with sleep, tail or a shell (sh, bash, ash, dash, zsh — interactive or
+// running a -c script with no `trap`; `sh -c "exec sleep infinity"` leaves
+// sleep as PID 1, which ignores it just the same). Each is PID 1 of its container and
+// installs no SIGTERM handler, and the kernel gives a namespace's init no
+// default action for a signal it does not handle (the same rule as
+// stopOutcome's for liveness kills). A script that sets a trap, a known
+// server image (nginx, redis ...) and any image or command the simulation
+// does not know (fluentd, kube-proxy, pause, node-exporter: servers that
+// shut down on SIGTERM) are taken to stop promptly.
+func ignoresStopSignal(c *api.Container) bool {
+	argv := effectiveArgv(c)
+	if len(argv) == 0 {
+		return false
+	}
+	base := argv[0][strings.LastIndex(argv[0], "/")+1:]
+	switch base {
+	case "sleep", "tail":
+		return true
+	case "sh", "bash", "ash", "dash", "zsh":
+		for _, a := range argv[1:] {
+			if strings.Contains(a, "trap ") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // imageOnRestart mirrors the image step of startContainer

@@ -33,7 +33,8 @@ type Kubelets struct {
 	down map[string]time.Time
 	// timelines holds the planned start of each accepted pod, by UID.
 	timelines map[string]*timeline
-	// stopping holds the time each terminating pod is removed, by UID.
+	// stopping holds when each terminating pod's containers have stopped,
+	// by UID (see syncTerminatingPod).
 	stopping map[string]time.Time
 	// boundSeen holds when the kubelet first saw each bound pod it has
 	// not admitted yet, by UID, at full precision (see admitAt).
@@ -920,26 +921,39 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 // syncTerminatingPod mirrors the kubelet's graceful termination
 // (podWorkers.UpdatePod with a deletion, SyncTerminatingPod, then
 // SyncTerminatedPod): Killing events for started containers, then the pod
-// object is removed when its containers have stopped (1-2 s, at most the
-// grace period). While the containers are being stopped they keep their
-// status: the kubelet reports container readiness from the prober
-// (generateAPIPodStatus / statusManager.SetContainerReadiness), which goes
-// on probing during termination, so a terminating pod stays Ready — kubectl
-// shows READY 1/1, STATUS Terminating, and EndpointSlices count it
-// "serving". Readiness drops only once the containers have stopped
-// (visible only when finalizers keep the pod object).
+// object is removed when its containers have stopped. While the containers
+// are being stopped they keep their status: the kubelet reports container
+// readiness from the prober (generateAPIPodStatus /
+// statusManager.SetContainerReadiness), which goes on probing during
+// termination, so a terminating pod stays Ready — kubectl shows READY 1/1,
+// STATUS Terminating, and EndpointSlices count it "serving". Readiness
+// drops only once the containers have stopped (visible only when
+// finalizers keep the pod object).
+//
+// How long the containers take (podStopAt) follows
+// pkg/kubelet/pod_workers.go calculateEffectiveGracePeriod and
+// pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer: the
+// grace period is the pod's deletionGracePeriodSeconds (the API server set
+// it from DeleteOptions.gracePeriodSeconds — `kubectl delete
+// --grace-period` — or spec.terminationGracePeriodSeconds, default 30;
+// a taint-manager deletion uses the latter), at least 1 s, passed to
+// killContainer as the override; the runtime sends each container its stop
+// signal (SIGTERM unless the image sets STOPSIGNAL), and SIGKILLs what is
+// still running when the grace period ends. A process that handles the
+// signal (nginx, redis, most servers) exits within a second or two
+// (stopDelay); one known to ignore it as PID 1 (ignoresStopSignal: sleep,
+// tail -f, a shell — busybox or alpine running `sleep infinity`) runs
+// until the SIGKILL, so the pod shows Terminating for the whole grace
+// period. A shorter grace period given to a pod already terminating
+// (cluster.DeletePod moves deletionTimestamp) does not bring the SIGKILL
+// forward: the kubelet's first kill (StopContainer with the first period)
+// runs to its end (kubernetes/kubernetes#83916, still open).
+// (Node-pressure evictions kill with their own 1 s override: eviction.go.)
 func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 	now := k.c.Now()
 	at, ok := k.stopping[p.UID]
 	if !ok {
-		grace := cluster.DefaultTerminationGracePeriodSeconds
-		if p.DeletionGracePeriodSeconds != nil {
-			grace = *p.DeletionGracePeriodSeconds
-		}
-		at = now.Add(stopDelay(hash32(p.Namespace+"/"+p.Name), grace))
-		if p.DeletionTimestamp.Before(at) {
-			at = *p.DeletionTimestamp
-		}
+		at = k.podStopAt(p, now)
 		k.stopping[p.UID] = at
 		delete(k.timelines, p.UID)
 		delete(k.probers, p.UID)
@@ -972,6 +986,44 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 	if err := k.c.RemovePod(p.Namespace, p.Name); err == nil {
 		k.decide(p, "SyncTerminatingPod", "remove", "the containers stopped, so the terminating pod is removed")
 	}
+}
+
+// deletionGrace is the grace period of a terminating pod: its
+// deletionGracePeriodSeconds, else the default 30 s.
+func deletionGrace(p *api.Pod) int64 {
+	if p.DeletionGracePeriodSeconds != nil {
+		return *p.DeletionGracePeriodSeconds
+	}
+	return cluster.DefaultTerminationGracePeriodSeconds
+}
+
+// podStopAt is when the containers of pod p, whose deletion the kubelet
+// sees at now, have all stopped (see syncTerminatingPod): at the end of the
+// grace period when a running container ignores its stop signal, else
+// after stopDelay (1-2 s); never after deletionTimestamp while that is
+// still ahead. The grace period is a duration handed to the runtime, not a
+// deadline: a kubelet that was down when the pod was deleted gives it the
+// whole period again once it is back. A pod with no running container (still ContainerCreating, or every
+// container waiting in back-off) stops after stopDelay too: the sandbox is
+// torn down.
+func (k *Kubelets) podStopAt(p *api.Pod, now time.Time) time.Time {
+	grace := max(deletionGrace(p), 1) // calculateEffectiveGracePeriod: "always supply a grace period of 1"
+	at := now.Add(stopDelay(hash32(p.Namespace+"/"+p.Name), grace))
+	for _, init := range []bool{false, true} {
+		list, specs := p.Status.ContainerStatuses, p.Spec.Containers
+		if init {
+			list, specs = p.Status.InitContainerStatuses, p.Spec.InitContainers
+		}
+		for i := range list {
+			if list[i].State.Running != nil && i < len(specs) && ignoresStopSignal(&specs[i]) {
+				at = now.Add(time.Duration(grace) * time.Second)
+			}
+		}
+	}
+	if dl := p.DeletionTimestamp; dl != nil && dl.Before(at) && dl.After(now) {
+		at = *dl
+	}
+	return at
 }
 
 func maxTime(a, b time.Time) time.Time {

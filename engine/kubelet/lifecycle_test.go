@@ -249,3 +249,92 @@ func TestCreatingStatusNamesSidecars(t *testing.T) {
 		t.Errorf("Ready condition %+v", c)
 	}
 }
+
+// TestDeletionWaitsForSIGTERMIgnorers checks how long a deleted pod stays
+// Terminating (pod_workers.go calculateEffectiveGracePeriod, kuberuntime
+// killContainer): a process that exits on SIGTERM (nginx, an unknown
+// server image, a shell script with a trap) stops within stopDelay; one
+// that ignores it as PID 1 (sleep, tail -f, a shell) is SIGKILLed when the
+// grace period ends — the pod's terminationGracePeriodSeconds, or the
+// delete's --grace-period; a second delete with a shorter period does not
+// bring the SIGKILL forward (kubernetes/kubernetes#83916).
+func TestDeletionWaitsForSIGTERMIgnorers(t *testing.T) {
+	sleep := []string{"sleep", "infinity"}
+	for _, tc := range []struct {
+		name    string
+		c       api.Container
+		spec    int64  // spec.terminationGracePeriodSeconds
+		del     *int64 // DeleteOptions.gracePeriodSeconds
+		shorten *int64 // a second delete 5 s later
+		gone    time.Duration
+	}{
+		{"nginx exits on SIGQUIT", api.Container{Image: "nginx:1.27"}, 30, nil, nil, 0},
+		{"unknown server", api.Container{Image: "example.com/agent:1"}, 30, nil, nil, 0},
+		{"shell with a trap", api.Container{Image: "busybox:1.36", Command: []string{"sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"}}, 30, nil, nil, 0},
+		{"sleep infinity", api.Container{Image: "busybox:1.36", Command: sleep}, 30, nil, nil, 30 * time.Second},
+		{"sleep, short grace period", api.Container{Image: "alpine:3.20", Command: sleep}, 10, nil, nil, 10 * time.Second},
+		{"tail -f", api.Container{Image: "busybox:1.36", Command: []string{"tail", "-f", "/dev/null"}}, 30, nil, nil, 30 * time.Second},
+		{"sh -c loop", api.Container{Image: "busybox:1.36", Command: []string{"sh", "-c", "while true; do sleep 5; done"}}, 30, nil, nil, 30 * time.Second},
+		{"sleep, --grace-period=5", api.Container{Image: "busybox:1.36", Command: sleep}, 30, api.Int64Ptr(5), nil, 5 * time.Second},
+		// kubernetes/kubernetes#83916: the first kill runs to its end
+		{"sleep, shortened to 8 s later", api.Container{Image: "busybox:1.36", Command: sleep}, 30, nil, api.Int64Ptr(8), 30 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			w.pod("p", "node-0", func(p *api.Pod) {
+				c := tc.c
+				c.Name, c.ImagePullPolicy = "app", "Never"
+				p.Spec.Containers = []api.Container{c}
+				p.Spec.TerminationGracePeriodSeconds = api.Int64Ptr(tc.spec)
+			})
+			w.advance(10 * time.Second)
+			deleted := w.c.Now()
+			if err := w.c.DeletePod("default", "p", tc.del); err != nil {
+				t.Fatal(err)
+			}
+			if tc.shorten != nil {
+				w.advance(5 * time.Second)
+				if err := w.c.DeletePod("default", "p", tc.shorten); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.gone == 0 {
+				w.advance(2 * time.Second)
+				if w.c.Pod("default", "p") != nil {
+					t.Fatal("a process that exits on SIGTERM still Terminating after 2 s")
+				}
+				return
+			}
+			w.advance(deleted.Add(tc.gone - time.Second).Sub(w.c.Now()))
+			if p := w.c.Pod("default", "p"); p == nil || !p.IsReady() {
+				t.Fatalf("gone (or unready) before the grace period ended: %v", p)
+			}
+			w.advance(time.Second)
+			if w.c.Pod("default", "p") != nil {
+				t.Fatal("still there when the grace period ended")
+			}
+		})
+	}
+}
+
+// TestIgnoresStopSignal pins which command lines ignore SIGTERM as PID 1.
+func TestIgnoresStopSignal(t *testing.T) {
+	for _, tc := range []struct {
+		c    api.Container
+		want bool
+	}{
+		{api.Container{Image: "busybox:1.36", Command: []string{"sleep", "3600"}}, true},
+		{api.Container{Image: "busybox:1.36", Args: []string{"sleep", "infinity"}}, true},
+		{api.Container{Image: "alpine", Command: []string{"/bin/sh", "-c", "exec sleep infinity"}}, true},
+		{api.Container{Image: "busybox", Command: []string{"sh", "-c", "trap 'exit 0' TERM; sleep 1000 & wait"}}, false},
+		{api.Container{Image: "busybox"}, true}, // the image's sh
+		{api.Container{Image: "nginx:1.27"}, false},
+		{api.Container{Image: "registry.k8s.io/pause:3.9"}, false},
+		{api.Container{Image: "example.com/agent:1", Args: []string{"--verbose"}}, false},
+		{api.Container{Image: "nginx:1.27", Command: []string{"nginx", "-g", "daemon off;"}}, false},
+	} {
+		if got := ignoresStopSignal(&tc.c); got != tc.want {
+			t.Errorf("%s %v %v: %v, want %v", tc.c.Image, tc.c.Command, tc.c.Args, got, tc.want)
+		}
+	}
+}

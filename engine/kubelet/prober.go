@@ -26,14 +26,15 @@ import (
 //   - exec: `false`, `/bin/false`, or a shell script (`sh -c "..."`) ending
 //     in `exit N` with N != 0 fail with no output; any other command passes.
 //   - httpGet, tcpSocket and grpc: see probeListens. A container's ports
-//     list does not restrict what it listens on (it is informational), so
-//     a numeric port passes when some container of the pod declares it,
-//     when an image of the pod is one whose listening ports the simulation
-//     knows (listeningPorts: nginx 80, redis 6379 ...) and the port is one
-//     of them, or when the probed container's image is not in that table
-//     (the app is assumed to listen where it is probed). A known image
-//     probed on a port it does not listen on fails with "connect:
-//     connection refused". A named port resolves only among the probed
+//     list is informational: it neither restricts nor changes what the
+//     process listens on. A numeric port passes when a container of the
+//     pod whose image the simulation knows (listeningPorts: nginx 80,
+//     redis 6379 ...) listens there — its image's ports, whatever its
+//     containerPort says — when a container whose image is not in that
+//     table declares it, or when the probed container's image is not in
+//     that table (the app is assumed to listen where it is probed). A
+//     known image probed on a port it does not listen on fails with
+//     "connect: connection refused", even if the pod declares that port. A named port resolves only among the probed
 //     container's own ports (probe.ResolveContainerPort); a name it does
 //     not declare makes the probe error ("Liveness probe errored:
 //     strconv.Atoi: parsing \"http\": invalid syntax").
@@ -522,28 +523,42 @@ func knownPorts(c *api.Container) ([]int, bool) {
 
 // probeListens reports whether something in pod p answers on port when
 // container c is probed there. The containers of a pod share one network
-// namespace, so a port counts as listening when any container of the pod
-// (sidecars included) declares it in its ports, or any container's image
-// is a known one listening there (knownPorts); and when the probed
-// container's own image is not a known one, the simulation assumes its
-// app listens where it is probed. A known image probed on a port nothing
-// listens on is refused.
+// namespace, so the port answers when any running container of the pod
+// (app containers and sidecars) listens there. What a container listens
+// on is its process's choice, not the pod's: `ports[].containerPort` is
+// informational (core/v1 Container.Ports: "Not specifying a port here DOES
+// NOT prevent that port from being exposed"; the kubelet neither opens nor
+// checks it — prober.go runProbe dials the pod IP and the port as given,
+// after probe.ResolveContainerPort). So:
+//   - an image of listeningPorts run with its default command (knownPorts)
+//     listens on the image's own ports, whatever containerPort says:
+//     nginx declared with containerPort 8080 and probed on 8080 is refused,
+//     as on a real node (its default.conf says `listen 80`);
+//   - a container whose image or command the simulation does not know is
+//     taken to listen on the ports it declares (we cannot know its
+//     configuration), and, when it is the probed container, on the probed
+//     port (the app is assumed to listen where it is probed).
+//
+// A known image probed on a port nothing listens on is refused.
 func probeListens(p *api.Pod, c *api.Container, port int) bool {
 	if _, known := knownPorts(c); !known {
 		return true
 	}
-	for _, list := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
+	for li, list := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
 		for i := range list {
-			for _, cp := range list[i].Ports {
-				if int(cp.ContainerPort) == port {
-					return true
+			o := &list[i]
+			if li == 1 && !isSidecar(o) {
+				continue // a regular init container has exited
+			}
+			ports, known := knownPorts(o)
+			if !known {
+				for _, cp := range o.Ports {
+					ports = append(ports, int(cp.ContainerPort))
 				}
 			}
-			if ports, ok := knownPorts(&list[i]); ok {
-				for _, q := range ports {
-					if q == port {
-						return true
-					}
+			for _, q := range ports {
+				if q == port {
+					return true
 				}
 			}
 		}

@@ -366,8 +366,8 @@ func TestReadinessProbeNeverPasses(t *testing.T) {
 	}
 }
 
-// Probes on ports: a container's ports list does not restrict what it
-// listens on (probeListens).
+// Probes on ports: a container's ports list neither restricts nor changes
+// what a known image listens on (probeListens).
 func TestProbePortsListening(t *testing.T) {
 	tcp := func(port any) map[string]any { return map[string]any{"tcpSocket": map[string]any{"port": port}} }
 	http := func(port any) map[string]any {
@@ -383,7 +383,9 @@ func TestProbePortsListening(t *testing.T) {
 	}{
 		{"nginx on 80, nothing declared", "nginx:1.27", nil, http(int64(80)), true, ""},
 		{"nginx on 8080", "nginx:1.27", nil, http(int64(8080)), false, `failed: Get "http://10.244.0.2:8080/": dial tcp 10.244.0.2:8080: connect: connection refused`},
-		{"nginx on 8080, declared", "nginx:1.27", []api.ContainerPort{{ContainerPort: 8080}}, http(int64(8080)), true, ""},
+		// containerPort is informational: nginx still listens on 80 only
+		{"nginx on 8080, declared", "nginx:1.27", []api.ContainerPort{{ContainerPort: 8080}}, http(int64(8080)), false, `failed: Get "http://10.244.0.2:8080/": dial tcp 10.244.0.2:8080: connect: connection refused`},
+		{"nginx on 80, 8080 declared", "nginx:1.27", []api.ContainerPort{{ContainerPort: 8080}}, tcp(int64(80)), true, ""},
 		{"bitnami nginx is not the official image", "bitnami/nginx:1.27", nil, tcp(int64(8080)), true, ""},
 		{"unknown image on any port", "example.com/agent:1", nil, tcp(int64(7777)), true, ""},
 		{"node-exporter on 9100", "quay.io/prometheus/node-exporter:v1.8.2", nil, http(int64(9100)), true, ""},
@@ -450,5 +452,38 @@ func TestSetProbeResultReadyAgain(t *testing.T) {
 	w.advance(20 * time.Second)
 	if !bad.IsReady() {
 		t.Error("b: `pod ready` did not override a probe that fails as written")
+	}
+}
+
+// TestProbePortsSharedNetwork checks probes against the pod's shared
+// network namespace: a sidecar of an unknown image listens on the ports
+// it declares, a known one on its image's ports whatever it declares, and
+// a regular init container (exited) on nothing.
+func TestProbePortsSharedNetwork(t *testing.T) {
+	probe := &api.Probe{Handler: map[string]any{"tcpSocket": map[string]any{"port": int64(8080)}}}
+	nginx := api.Container{Name: "web", Image: "nginx:1.27", ReadinessProbe: probe}
+	for _, tc := range []struct {
+		name  string
+		other api.Container
+		init  bool
+		ok    bool
+	}{
+		{"unknown container declaring 8080", api.Container{Name: "proxy", Image: "example.com/proxy:1", Ports: []api.ContainerPort{{ContainerPort: 8080}}}, false, true},
+		{"unknown sidecar declaring 8080", api.Container{Name: "proxy", Image: "example.com/proxy:1", RestartPolicy: "Always", Ports: []api.ContainerPort{{ContainerPort: 8080}}}, true, true},
+		{"regular init container declaring 8080", api.Container{Name: "setup", Image: "example.com/setup:1", Ports: []api.ContainerPort{{ContainerPort: 8080}}}, true, false},
+		{"redis declaring 8080", api.Container{Name: "cache", Image: "redis:7", Ports: []api.ContainerPort{{ContainerPort: 8080}}}, false, false},
+		{"coredns listening on 8080", api.Container{Name: "dns", Image: "registry.k8s.io/coredns/coredns:v1.11.1"}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{nginx}}, Status: api.PodStatus{PodIP: "10.244.0.2"}}
+			if tc.init {
+				p.Spec.InitContainers = []api.Container{tc.other}
+			} else {
+				p.Spec.Containers = append(p.Spec.Containers, tc.other)
+			}
+			if ok, out := probeOutcome(p, &p.Spec.Containers[0], probe, overrideNone); ok != tc.ok {
+				t.Errorf("probeOutcome = %v, %q; want %v", ok, out, tc.ok)
+			}
+		})
 	}
 }

@@ -88,6 +88,12 @@ type runner struct {
 	stopped bool
 	// failedLines are the script lines with a failure (see Export).
 	failedLines map[int]bool
+	// onTick, when set, is called after every waitStep of an advance or
+	// wait (and of a blocking rollout status on a streaming target) and
+	// after every command; false stops the run (halted) as a done context
+	// does (Player.OnTick).
+	onTick func() bool
+	halted bool
 }
 
 func newRunner(ctx context.Context, sc *Scenario, t target, out io.Writer) *runner {
@@ -130,6 +136,11 @@ func (r *runner) done(st *step) bool {
 	if r.stopped {
 		return true
 	}
+	if r.halted {
+		r.stopped = true
+		r.fail(st, "stopped: the player's OnTick asked to stop")
+		return true
+	}
 	select {
 	case <-r.ctx.Done():
 		r.stopped = true
@@ -143,7 +154,7 @@ func (r *runner) done(st *step) bool {
 // stepped reports whether advances must go in waitStep steps: a watch
 // prints, invariants are observed, or the context can stop the run.
 func (r *runner) stepped() bool {
-	return r.watch != nil || r.inv.active() || r.ctx.Done() != nil
+	return r.watch != nil || r.inv.active() || r.ctx.Done() != nil || r.onTick != nil
 }
 
 // tick runs after each waitStep of an advance or wait.
@@ -152,6 +163,16 @@ func (r *runner) tick() {
 		r.pollWatch()
 	}
 	r.observe()
+	r.hook()
+}
+
+// hook calls onTick (once it returned false, never again); it reports
+// whether the run may go on.
+func (r *runner) hook() bool {
+	if r.onTick != nil && !r.halted && !r.onTick() {
+		r.halted = true
+	}
+	return !r.halted
 }
 
 // observe checks the active invariants, printing a failure for each that
@@ -256,6 +277,15 @@ func (r *runner) exec(st *step) bool {
 		// stdout and stderr interleaved, as a terminal shows them
 		for _, c := range r.last.Chunks {
 			r.out(c.Stderr, c.Text)
+		}
+		if r.watch != nil && st.verb == "kubectl" && isRolloutStatus(st.args[0]) {
+			// a streaming target (the page's Recorder): the script waits
+			// as the blocking command does
+			w := r.watch
+			r.watch, r.last.Watch = nil, nil
+			if !r.blockRolloutStatus(st, st.args[0], w) {
+				return false
+			}
 		}
 		r.entries[r.cur].ExitCode = r.last.ExitCode
 		if st.negate && r.last.ExitCode == 0 {
@@ -364,6 +394,9 @@ func (r *runner) exec(st *step) bool {
 		r.pollWatch()
 	}
 	r.observe()
+	if !r.hook() {
+		return !r.done(st)
+	}
 	return true
 }
 
@@ -379,7 +412,9 @@ var waitingVerbs = map[string]bool{"delete": true, "drain": true, "rollout statu
 // otherwise what Simulation.Run does (parse, kubectl.Run, settle), and
 // these commands print nothing that Simulation.Run's extra Env field
 // (KubeletStoppedSince, for node heartbeats) changes. On a Recorder the
-// command runs as recorded (the page observes by itself).
+// command runs as recorded (the page observes by itself); a streamed
+// rollout status then waits in exec (blockRolloutStatus), observing the
+// invariants at each of its seconds.
 func (r *runner) runKubectl(args string) engine.Output {
 	st, ok := r.t.(simTarget)
 	if !ok || !r.inv.active() {
@@ -618,4 +653,140 @@ func (l *lineWriter) startLine() {
 		l.mid = false
 		io.WriteString(l.w, "\n")
 	}
+}
+
+// isRolloutStatus reports whether a kubectl line (without "kubectl") is
+// `kubectl rollout status ...`.
+func isRolloutStatus(args string) bool {
+	a, err := kubectl.ParseCommandLine("kubectl " + args)
+	return err == nil && kubectlVerb(a[1:]) == "rollout status"
+}
+
+// rolloutStatusTarget reads what a `kubectl rollout status` line waits
+// for: its --timeout (0: none) and the DaemonSet it names (namespace from
+// -n/--namespace, else default; name "" when the line's form is not
+// recognised). Only what the streaming form accepts matters here: one
+// DaemonSet named, as TYPE/NAME or TYPE NAME.
+func rolloutStatusTarget(args string) (timeout time.Duration, ns, name string) {
+	a, err := kubectl.ParseCommandLine("kubectl " + args)
+	if err != nil {
+		return 0, "", ""
+	}
+	ns = api.DefaultNamespace
+	// flags of kubectl rollout status (and global ones) that take a value
+	valued := map[string]bool{"-n": true, "--namespace": true, "--timeout": true, "--revision": true,
+		"--context": true, "-l": true, "--selector": true, "-f": true, "--filename": true, "-k": true, "--kustomize": true}
+	var pos []string
+	for i := 1; i < len(a); i++ {
+		w := a[i]
+		flag, val, hasVal := strings.Cut(w, "=")
+		switch {
+		case strings.HasPrefix(w, "-n") && !strings.HasPrefix(w, "--") && len(w) > 2 && !hasVal:
+			ns = w[2:] // -nNS
+			continue
+		case !strings.HasPrefix(w, "-"):
+			pos = append(pos, w)
+			continue
+		case !hasVal && valued[flag] && i+1 < len(a):
+			i++
+			val = a[i]
+		case !hasVal:
+			continue
+		}
+		switch flag {
+		case "-n", "--namespace":
+			ns = val
+		case "--timeout":
+			timeout, _ = time.ParseDuration(val)
+		}
+	}
+	// pos: rollout status TYPE/NAME | rollout status TYPE NAME
+	if len(pos) >= 3 {
+		if _, n, ok := strings.Cut(pos[2], "/"); ok {
+			name = n
+		} else if len(pos) >= 4 {
+			name = pos[3]
+		}
+	}
+	return timeout, ns, name
+}
+
+// blockRolloutStatus gives a streaming `kubectl rollout status` (the
+// page's Recorder, Options.StreamRolloutStatus) the blocking command's
+// semantics, as Scenario.Run has it on a bare Simulation: virtual time
+// advances in one-second steps (the last one shortened to end at
+// --timeout), the stream w is polled into the command's output after each
+// (kubectl's RunStatus prints on every change of the DaemonSet), ticks run
+// (invariants, OnTick), until the stream ends: rolled out (exit 0), or an
+// error (`error: timed out waiting for the condition`, `error: object has
+// been deleted`: exit 1). Without --timeout the playground's bounds of the
+// blocking command apply (kubectl.RolloutStuckAfter without a change of
+// the DaemonSet's status, kubectl.MaxRolloutWait in all), with its note on
+// stderr. False when the run was stopped meanwhile (w is stopped).
+func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) bool {
+	timeout, ns, name := rolloutStatusTarget(args)
+	sim := r.t.Sim()
+	start := sim.Now()
+	emit := func(stderr bool, text string) {
+		r.out(stderr, text)
+		kubectl.AppendChunk(&r.last.Chunks, stderr, text)
+		if stderr {
+			r.last.Stderr += text
+			r.last.ExitCode = 1 // the stream's only stderr is its error
+		} else {
+			r.last.Stdout += text
+		}
+	}
+	var lastStatus api.DaemonSetStatus
+	lastChange := start
+	first := true
+	for w.Active() {
+		sim = r.t.Sim()
+		now := sim.Now()
+		// RolloutStuckAfter counts from the last change of the status (or
+		// a generation not yet observed), as the blocking command does
+		if ds := sim.Cluster.DaemonSet(ns, name); ds != nil {
+			if first || !statusEqual(ds.Status, lastStatus) || ds.Generation != ds.Status.ObservedGeneration {
+				lastStatus, lastChange = ds.Status, now
+			}
+		}
+		first = false
+		elapsed := now.Sub(start)
+		if timeout == 0 {
+			bound := ""
+			if stuck := now.Sub(lastChange); stuck >= kubectl.RolloutStuckAfter {
+				bound = fmt.Sprintf("note: the playground stopped watching: the rollout has not moved for %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", stuck)
+			} else if elapsed >= kubectl.MaxRolloutWait {
+				bound = fmt.Sprintf("note: the playground stopped watching after %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", elapsed)
+			}
+			if bound != "" {
+				w.Stop()
+				emit(true, bound+"error: timed out waiting for the condition\n")
+				break
+			}
+		}
+		step := waitStep
+		if timeout > 0 && timeout-elapsed < step {
+			step = timeout - elapsed
+		}
+		if r.done(st) {
+			w.Stop()
+			return false
+		}
+		r.t.Advance(step)
+		for _, c := range w.Poll() {
+			emit(c.Stderr, c.Text)
+		}
+		r.tick()
+	}
+	return true
+}
+
+// statusEqual compares the status fields whose change counts as progress
+// for the blocking rollout status's stuck bound (as kubectl's rollout.go
+// statusEqual in this module).
+func statusEqual(a, b api.DaemonSetStatus) bool {
+	return a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.CurrentNumberScheduled == b.CurrentNumberScheduled &&
+		a.UpdatedNumberScheduled == b.UpdatedNumberScheduled && a.NumberAvailable == b.NumberAvailable &&
+		a.NumberReady == b.NumberReady && a.NumberMisscheduled == b.NumberMisscheduled && a.ObservedGeneration == b.ObservedGeneration
 }

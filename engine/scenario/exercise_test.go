@@ -177,7 +177,9 @@ func TestInvariantsObserve(t *testing.T) {
 	if v := iv.Violations(); len(v) != 0 {
 		t.Fatalf("violations on a rolled-out DaemonSet: %+v", v)
 	}
-	sim.Run("kubectl delete pod -l app=agent --wait=false")
+	// busybox's sleep ignores SIGTERM: with the default 30 s grace period the
+	// pods would stay Terminating (and available) until t=60s.
+	sim.Run("kubectl delete pod -l app=agent --wait=false --grace-period=1")
 	sim.Advance(1e9)
 	iv.Observe(sim)
 	sim.Advance(60 * 1e9)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/kubectl"
@@ -58,8 +59,25 @@ func (r StepResult) OK() bool { return len(r.Failures) == 0 }
 // differences: the scenario's files are written to the Recorder's files
 // (SetFile, recorded) before the first command; `pod succeed` is refused
 // (the Recorder has no input for it) with a failure. The Recorder should
-// be created with the scenario's Options. Not safe for concurrent use.
+// be created with the scenario's Options; it may stream `kubectl rollout
+// status` (Options.StreamRolloutStatus, as the page's does): the Player
+// then waits for the stream as the blocking command does (one-second
+// Advances, recorded, until it ends), so the output, exit code and state
+// are Run's. OnTick lets a caller draw and yield while a step plays. Not
+// safe for concurrent use.
 type Player struct {
+	// OnTick, when set, is called during a step after every virtual
+	// second an advance or wait moves (and every second a `kubectl rollout
+	// status` waits on a streaming Recorder), and after each command, with
+	// the virtual time the step has moved so far. The Recorder is then
+	// between inputs: the caller may draw it, or yield to the browser.
+	// Returning false stops the step there, with the failure
+	// "file:line: stopped: the player's OnTick asked to stop" at the
+	// command it stopped in; the next step may still be played. With
+	// OnTick set, advances always go in one-second steps (the state
+	// reached is the same).
+	OnTick func(elapsed time.Duration) bool
+
 	sc      *Scenario
 	rec     *engine.Recorder
 	r       *runner
@@ -105,7 +123,13 @@ func (p *Player) play(sts []step) StepResult {
 	p.start()
 	r := p.r
 	r.entries, r.failures = nil, nil
+	r.stopped, r.halted, r.onTick = false, false, nil
+	if f := p.OnTick; f != nil {
+		begin := p.rec.Live().Now()
+		r.onTick = func() bool { return f(p.rec.Live().Now().Sub(begin)) }
+	}
 	r.steps(sts)
+	r.onTick = nil
 	res := StepResult{Entries: r.entries, Failures: r.failures, Watch: r.watch, Edit: r.edit}
 	if res.Edit != nil && res.Edit.Done() {
 		res.Edit = nil
