@@ -380,7 +380,9 @@ const maxStepwiseWait = 10 * time.Minute
 
 // waitForDeletion mirrors delete's wait (cmdwait IsDeleted): virtual time
 // advances in one-second steps until every deleted object is gone. The wait
-// is bounded by --timeout, or by the longest grace period plus a minute.
+// is bounded by --timeout, or by the longest grace period plus a minute,
+// and in any case by MaxCommandWait (CapNote when --timeout is longer);
+// Env.Stop ends it.
 func (inv *invocation) waitForDeletion(done []deleted, timeout time.Duration) error {
 	c := inv.env.Cluster
 	if inv.env.Settle != nil {
@@ -398,6 +400,7 @@ func (inv *invocation) waitForDeletion(done []deleted, timeout time.Duration) er
 		limit = timeout
 	}
 	start := c.Now()
+	advanced := false
 	for {
 		var pending []deleted
 		for _, d := range done {
@@ -411,9 +414,12 @@ func (inv *invocation) waitForDeletion(done []deleted, timeout time.Duration) er
 		if len(pending) == 0 {
 			return nil
 		}
-		if inv.env.Advance == nil || c.Now().Sub(start) >= limit {
+		if inv.env.Advance == nil || c.Now().Sub(start) >= min(limit, MaxCommandWait) {
 			p := pending[0]
 			if explicit {
+				if limit > MaxCommandWait && inv.env.Advance != nil {
+					inv.errOut.WriteString(CapNote)
+				}
 				return &plainError{fmt.Sprintf("timed out waiting for the condition on %s/%s", p.obj.rt.resource, p.obj.meta.Name)}
 			}
 			var names []string
@@ -426,12 +432,12 @@ func (inv *invocation) waitForDeletion(done []deleted, timeout time.Duration) er
 		}
 		// One-second steps (kubectl's watch sees the deletion within the
 		// second) for the first ten minutes; beyond that, the rest of the
-		// timeout at once, so a long --timeout costs no more work.
-		step := time.Second
-		rest := limit - c.Now().Sub(start)
-		if rest < step || c.Now().Sub(start) >= maxStepwiseWait {
-			step = rest
+		// wait at once, so a long --timeout costs no more work; at once
+		// too when the cluster is idle (waitStep).
+		bound := min(limit, MaxCommandWait)
+		if err := inv.waitStep(start, bound, advanced, c.Now().Sub(start) >= maxStepwiseWait); err != nil {
+			return err
 		}
-		inv.env.Advance(step)
+		advanced = true
 	}
 }

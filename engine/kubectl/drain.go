@@ -210,6 +210,9 @@ func runDrain(inv *invocation) error {
 			continue
 		}
 		if err := inv.evictPods(evict, f); err != nil {
+			if _, stopped := err.(*stoppedError); stopped {
+				return err // Env.Stop: no further nodes
+			}
 			fmt.Fprintf(&inv.errOut, "error: unable to drain node %q due to error: %s, continuing command...\n", n.Name, err.Error())
 			fatal = append(fatal, err)
 			remaining = append(remaining, n.Name)
@@ -230,7 +233,10 @@ func runDrain(inv *invocation) error {
 // evictPods mirrors drain.Helper.evictPods / deletePods: every pod is
 // evicted (a graceful delete with its own grace period, or --grace-period),
 // then the command waits for each to be gone, printing "pod/<name> evicted"
-// (or "deleted" with --disable-eviction) as it goes.
+// (or "deleted" with --disable-eviction) as it goes. The wait is bounded
+// by --timeout, else the longest grace period plus a minute, and in any
+// case by MaxCommandWait (CapNote when --timeout is longer); Env.Stop
+// ends it.
 func (inv *invocation) evictPods(pods []*api.Pod, f *flagSet) error {
 	c := inv.env.Cluster
 	verb := "evicted"
@@ -270,6 +276,7 @@ func (inv *invocation) evictPods(pods []*api.Pod, f *flagSet) error {
 		limit = timeout
 	}
 	start := c.Now()
+	advanced := false
 	for {
 		var still []pending
 		var gone []pending
@@ -288,8 +295,12 @@ func (inv *invocation) evictPods(pods []*api.Pod, f *flagSet) error {
 		if len(waiting) == 0 {
 			return nil
 		}
-		if inv.env.Advance == nil || c.Now().Sub(start) >= limit {
+		capped := timeout > 0 && timeout > MaxCommandWait && c.Now().Sub(start) >= MaxCommandWait
+		if inv.env.Advance == nil || c.Now().Sub(start) >= min(limit, MaxCommandWait) {
 			if timeout > 0 {
+				if capped {
+					inv.errOut.WriteString(CapNote)
+				}
 				return fmt.Errorf("drain did not complete within %v", timeout)
 			}
 			var names []string
@@ -300,10 +311,9 @@ func (inv *invocation) evictPods(pods []*api.Pod, f *flagSet) error {
 				c.Now().Sub(start), strings.Join(names, ", "))
 			return nil
 		}
-		step := time.Second
-		if rest := limit - c.Now().Sub(start); rest < step {
-			step = rest
+		if err := inv.waitStep(start, min(limit, MaxCommandWait), advanced, false); err != nil {
+			return err
 		}
-		inv.env.Advance(step)
+		advanced = true
 	}
 }

@@ -79,11 +79,20 @@ func fixture() *cluster.Cluster {
 
 // testEnv wraps a store in an Env whose Advance moves the clock and runs
 // a fake kubelet that removes terminating pods whose deletionTimestamp passed.
+// As the engine's components do, the fake kubelet queues a wake-up
+// (cluster.WakeAt) for each deletion still to come, and Advance stops at
+// every wake-up on the way (engine.Simulation.Advance): waiting commands
+// may skip ahead while nothing is queued.
 func testEnv(c *cluster.Cluster, files map[string]string) *Env {
 	kubelet := func() {
 		for _, p := range c.Pods() {
-			if p.DeletionTimestamp != nil && !c.Now().Before(*p.DeletionTimestamp) {
+			if p.DeletionTimestamp == nil {
+				continue
+			}
+			if !c.Now().Before(*p.DeletionTimestamp) {
 				c.RemovePod(p.Namespace, p.Name)
+			} else {
+				c.WakeAt(*p.DeletionTimestamp)
 			}
 		}
 	}
@@ -92,7 +101,17 @@ func testEnv(c *cluster.Cluster, files map[string]string) *Env {
 		Files:   files,
 		Settle:  kubelet,
 		Advance: func(d time.Duration) {
-			c.SetNow(c.Now().Add(d))
+			target := c.Now().Add(d)
+			kubelet()
+			for {
+				t, ok := c.NextWakeup(target)
+				if !ok {
+					break
+				}
+				c.SetNow(t)
+				kubelet()
+			}
+			c.SetNow(target)
 			kubelet()
 		},
 	}

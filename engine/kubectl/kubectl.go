@@ -25,7 +25,9 @@
 // (--force --grace-period=0), is removed from the store at once. Commands
 // that block in real kubectl (delete and drain waiting for objects to go,
 // rollout status watching) advance virtual time through Env.Advance in
-// one-second steps, bounded so that a command always returns.
+// one-second steps (all at once while the cluster is idle), bounded so that
+// a command always returns: by the playground's bounds, by MaxCommandWait
+// of virtual time whatever --timeout says, and by Env.Stop.
 package kubectl
 
 import (
@@ -47,6 +49,14 @@ type Env struct {
 	// components on the way (may be nil: commands that would block then
 	// return at once).
 	Advance func(time.Duration)
+	// Stop, when set, is asked before every step of virtual time a
+	// waiting command (rollout status, drain, delete waiting for its
+	// objects) advances; a non-nil error ends the command there with
+	// `error: the playground stopped this command after D of virtual
+	// time: ERR` on standard error and exit status 1 (the cluster keeps
+	// the state reached). Callers bound wall time with it (a context's
+	// Err, a frame budget). May be nil.
+	Stop func() error
 	// StreamRolloutStatus makes `rollout status` (with --watch, the
 	// default) return at once with its first line and a Result.Watch that
 	// prints its later lines as virtual time runs, as a terminal shows

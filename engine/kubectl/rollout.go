@@ -141,6 +141,9 @@ func runRollout(inv *invocation) error {
 			switch sub {
 			case "status":
 				err = inv.rolloutStatus(ds, stream)
+				if _, stopped := err.(*stoppedError); stopped {
+					return err // Env.Stop: no further waits
+				}
 			case "history":
 				if histOut != nil {
 					err = inv.rolloutHistoryObjects(ds, histOut, &histPrinted)
@@ -211,7 +214,10 @@ const (
 // default) print it again on every change of the DaemonSet while virtual
 // time advances in one-second steps, until it is rolled out; --timeout
 // expiry is `error: timed out waiting for the condition` (the watch's
-// wait.ErrWaitTimeout), and so is reaching one of the bounds above.
+// wait.ErrWaitTimeout), and so is reaching one of the bounds above, or
+// MaxCommandWait with a longer --timeout (after CapNote). While the
+// cluster is idle the wait skips to its next bound (waitStep); Env.Stop
+// ends it.
 //
 // With stream (Env.StreamRolloutStatus, one DaemonSet named) and --watch,
 // it prints the first line and returns at once; the invocation's Watch
@@ -236,6 +242,7 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet, stream bool) error {
 	lastRV := ""
 	var lastStatus api.DaemonSetStatus
 	lastChange := start
+	advanced := false
 	for {
 		cur := c.DaemonSet(ds.Namespace, ds.Name)
 		if cur == nil || cur.UID != uid {
@@ -263,8 +270,12 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet, stream bool) error {
 			fmt.Fprintf(&inv.errOut, "note: the playground cannot wait here (kubectl would keep watching)\n")
 			return nil
 		}
+		// bound: when the loop must look again at the latest (the
+		// timeout, or one of the playground's bounds)
+		var bound time.Duration
 		if timeout == 0 {
-			if stuck := c.Now().Sub(lastChange); stuck >= RolloutStuckAfter {
+			stuck := c.Now().Sub(lastChange)
+			if stuck >= RolloutStuckAfter {
 				fmt.Fprintf(&inv.errOut, "note: the playground stopped watching: the rollout has not moved for %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", stuck)
 				return &plainError{"timed out waiting for the condition"}
 			}
@@ -272,12 +283,18 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet, stream bool) error {
 				fmt.Fprintf(&inv.errOut, "note: the playground stopped watching after %s of virtual time (kubectl would keep waiting; use --timeout to choose)\n", elapsed)
 				return &plainError{"timed out waiting for the condition"}
 			}
+			bound = min(MaxRolloutWait, elapsed+RolloutStuckAfter-stuck)
+		} else {
+			if elapsed >= MaxCommandWait {
+				inv.errOut.WriteString(CapNote)
+				return &plainError{"timed out waiting for the condition"}
+			}
+			bound = min(timeout, MaxCommandWait)
 		}
-		step := time.Second
-		if timeout > 0 && timeout-elapsed < step {
-			step = timeout - elapsed
+		if err := inv.waitStep(start, bound, advanced, false); err != nil {
+			return err
 		}
-		inv.env.Advance(step)
+		advanced = true
 	}
 }
 

@@ -13,11 +13,31 @@ import (
 func statusScript(c *cluster.Cluster, steps map[int]func()) *Env {
 	env := testEnv(c, nil)
 	start := c.Now()
-	env.Advance = func(d time.Duration) {
-		c.SetNow(c.Now().Add(d))
-		if f := steps[int(c.Now().Sub(start)/time.Second)]; f != nil {
+	// each change is a queued wake-up, as the controller's would be, so
+	// that a waiting command sees the cluster busy until the last one
+	for sec := range steps {
+		c.WakeAt(start.Add(time.Duration(sec) * time.Second))
+	}
+	ran := map[int]bool{}
+	at := func() {
+		sec := int(c.Now().Sub(start) / time.Second)
+		if f := steps[sec]; f != nil && !ran[sec] {
+			ran[sec] = true
 			f()
 		}
+	}
+	env.Advance = func(d time.Duration) {
+		target := c.Now().Add(d)
+		for {
+			t, ok := c.NextWakeup(target)
+			if !ok {
+				break
+			}
+			c.SetNow(t)
+			at()
+		}
+		c.SetNow(target)
+		at()
 	}
 	return env
 }

@@ -94,6 +94,9 @@ type runner struct {
 	// does (Player.OnTick).
 	onTick func() bool
 	halted bool
+	// cmdStopped is set when a kubectl command's own wait was ended by
+	// Env.Stop (the context, OnTick): the step stops as the run does.
+	cmdStopped bool
 }
 
 func newRunner(ctx context.Context, sc *Scenario, t target, out io.Writer) *runner {
@@ -278,6 +281,14 @@ func (r *runner) exec(st *step) bool {
 		for _, c := range r.last.Chunks {
 			r.out(c.Stderr, c.Text)
 		}
+		if r.cmdStopped {
+			// the command's own wait was stopped (Env.Stop): the run
+			// stops at this command
+			r.cmdStopped = false
+			r.entries[r.cur].ExitCode = r.last.ExitCode
+			r.done(st)
+			return false
+		}
 		if r.watch != nil && st.verb == "kubectl" && isRolloutStatus(st.args[0]) {
 			// a streaming target (the page's Recorder): the script waits
 			// as the blocking command does
@@ -298,11 +309,16 @@ func (r *runner) exec(st *step) bool {
 			t.Advance(st.dur)
 			break
 		}
-		for left := st.dur; left > 0; left -= waitStep {
+		for left := st.dur; left > 0; {
 			if r.done(st) {
 				return false
 			}
-			t.Advance(min(waitStep, left))
+			d := min(waitStep, left)
+			if left < st.dur && r.mayJump() {
+				d = left // idle: nothing changes until the end
+			}
+			t.Advance(d)
+			left -= d
 			r.tick()
 		}
 	case "wait":
@@ -374,7 +390,13 @@ func (r *runner) exec(st *step) bool {
 		var b strings.Builder
 		for _, d := range ds {
 			if filter.matches(d) {
-				fmt.Fprintf(&b, "+%s %s %s %s %s node=%s: %s\n", d.Time.Sub(cluster.Epoch), d.Component, d.Func, d.Action, d.Object, d.Node, d.Reason)
+				// A decision about a whole object (a DaemonSet, a revision)
+				// names no node.
+				node := ""
+				if d.Node != "" {
+					node = " node=" + d.Node
+				}
+				fmt.Fprintf(&b, "+%s %s %s %s %s%s: %s\n", d.Time.Sub(cluster.Epoch), d.Component, d.Func, d.Action, d.Object, node, d.Reason)
 			}
 		}
 		r.last.Stdout = b.String()
@@ -415,13 +437,18 @@ var waitingVerbs = map[string]bool{"delete": true, "drain": true, "rollout statu
 // command runs as recorded (the page observes by itself); a streamed
 // rollout status then waits in exec (blockRolloutStatus), observing the
 // invariants at each of its seconds.
+//
+// The same own Env runs them whenever the run can be stopped (RunContext's
+// context, OnTick): its Stop ends the command's wait at the next virtual
+// step once the context is done or OnTick said stop (cmdStopped).
 func (r *runner) runKubectl(args string) engine.Output {
 	st, ok := r.t.(simTarget)
-	if !ok || !r.inv.active() {
+	if !ok {
 		return r.t.Run("kubectl " + args)
 	}
 	a, err := kubectl.ParseCommandLine("kubectl " + args)
-	if err != nil || !waitingVerbs[kubectlVerb(a[1:])] {
+	if err != nil || !waitingVerbs[kubectlVerb(a[1:])] ||
+		!(r.inv.active() || r.onTick != nil || r.ctx.Done() != nil) {
 		return r.t.Run("kubectl " + args)
 	}
 	sim := st.Simulation
@@ -431,8 +458,11 @@ func (r *runner) runKubectl(args string) engine.Output {
 		Settle:  sim.Settle,
 		Advance: func(d time.Duration) {
 			sim.Advance(d)
-			r.held = append(r.held, r.inv.observe(sim)...)
+			if r.inv.active() {
+				r.held = append(r.held, r.inv.observe(sim)...)
+			}
 		},
+		Stop: r.stopCommand,
 	}
 	res := kubectl.Run(env, a)
 	sim.Settle()
@@ -440,6 +470,28 @@ func (r *runner) runKubectl(args string) engine.Output {
 		res.Watch.Stop()
 	}
 	return engine.Output{Stdout: res.Stdout, Stderr: res.Stderr, Chunks: res.Chunks, ExitCode: res.ExitCode}
+}
+
+// errOnTickStop is the cause a kubectl command's wait reports when OnTick
+// asked to stop.
+var errOnTickStop = errors.New("the player's OnTick asked to stop")
+
+// stopCommand is the Env.Stop of the kubectl commands the runner runs
+// itself: before each virtual step of their wait it calls OnTick (as the
+// runner's own waits do) and checks the context; either stopping sets
+// cmdStopped and ends the command.
+func (r *runner) stopCommand() error {
+	if r.onTick != nil && !r.hook() {
+		r.cmdStopped = true
+		return errOnTickStop
+	}
+	select {
+	case <-r.ctx.Done():
+		r.cmdStopped = true
+		return context.Cause(r.ctx)
+	default:
+		return nil
+	}
 }
 
 // negated is the failure message of an expect line: the check's own
@@ -519,6 +571,7 @@ func (r *runner) wait(st *step) error {
 		}
 	}
 	deadline := sim.Now().Add(st.dur)
+	advanced := false
 	for !cond() {
 		if !sim.Now().Before(deadline) {
 			return fmt.Errorf("timed out after %s waiting for %s", st.dur, what)
@@ -526,11 +579,28 @@ func (r *runner) wait(st *step) error {
 		if r.done(st) {
 			return context.Cause(r.ctx)
 		}
-		r.t.Advance(waitStep)
+		d := waitStep
+		if advanced && r.mayJump() {
+			// idle: the condition cannot change before the deadline
+			// (whole steps, so that the wait ends when stepping would)
+			d = (deadline.Sub(sim.Now()) + waitStep - 1) / waitStep * waitStep
+		}
+		r.t.Advance(d)
+		advanced = true
 		r.tick()
 		sim = r.t.Sim()
 	}
 	return nil
+}
+
+// mayJump reports whether an advance or wait may skip ahead in one Advance
+// instead of one-second steps, with the same outcome: the cluster is idle
+// (no component has a wake-up queued, and the last Advance settled it, so
+// nothing changes until something is done to it), and nothing observes the
+// seconds in between (no watch prints, no invariants, no OnTick). The
+// context is still checked before each Advance.
+func (r *runner) mayJump() bool {
+	return r.watch == nil && !r.inv.active() && r.onTick == nil && r.t.Sim().Cluster.PendingWakeups() == 0
 }
 
 // splitNamespace splits NAMESPACE/NAME; a bare NAME is in the default
@@ -565,11 +635,16 @@ func (sc *Scenario) Run(out io.Writer) *Result {
 	return sc.RunContext(context.Background(), out)
 }
 
-// RunContext is Run, stopping when ctx is done: between commands, and
-// inside advances and waits at every virtual second (a kubectl command that
-// waits by itself, such as `kubectl delete` or `rollout status`, runs to
-// its own bound first). A stopped run ends with the failure
-// "file:line: stopped: CAUSE" at the command it stopped in.
+// RunContext is Run, stopping when ctx is done: between commands, inside
+// advances and waits at every virtual second, and inside the waits of
+// kubectl commands that wait by themselves (`kubectl delete`, `drain`,
+// `rollout status`: kubectl.Env.Stop, checked at each of their virtual
+// steps; the command prints `error: the playground stopped this command
+// after D of virtual time: CAUSE` and exits 1). A stopped run ends with
+// the failure "file:line: stopped: CAUSE" at the command it stopped in.
+// Virtual time is bounded too: a scenario advances or waits at most
+// MaxVirtualWait per line, a kubectl command at most
+// kubectl.MaxCommandWait.
 func (sc *Scenario) RunContext(ctx context.Context, out io.Writer) *Result {
 	sim := engine.New(sc.options())
 	for k, v := range sc.Files {
@@ -722,7 +797,9 @@ func rolloutStatusTarget(args string) (timeout time.Duration, ns, name string) {
 // been deleted`: exit 1). Without --timeout the playground's bounds of the
 // blocking command apply (kubectl.RolloutStuckAfter without a change of
 // the DaemonSet's status, kubectl.MaxRolloutWait in all), with its note on
-// stderr. False when the run was stopped meanwhile (w is stopped).
+// stderr; a --timeout beyond kubectl.MaxCommandWait ends there with
+// kubectl.CapNote, as the blocking command does. False when the run was
+// stopped meanwhile (w is stopped).
 func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) bool {
 	timeout, ns, name := rolloutStatusTarget(args)
 	sim := r.t.Sim()
@@ -764,6 +841,12 @@ func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) boo
 				emit(true, bound+"error: timed out waiting for the condition\n")
 				break
 			}
+		} else if elapsed >= kubectl.MaxCommandWait {
+			// a --timeout beyond the playground's cap, as the blocking
+			// command (kubectl.MaxCommandWait)
+			w.Stop()
+			emit(true, kubectl.CapNote+"error: timed out waiting for the condition\n")
+			break
 		}
 		step := waitStep
 		if timeout > 0 && timeout-elapsed < step {

@@ -67,6 +67,9 @@ var ops = map[string]struct {
 	">=": {func(a, b int) bool { return a >= b }, "want at least %d"},
 }
 
+// podPhases are the values of a pod's status.phase (core/v1 PodPhase).
+var podPhases = []string{"Pending", "Running", "Succeeded", "Failed", "Unknown"}
+
 const expectUsage = "want ds/NAME MEASURE OP N | ds/NAME on NODE...|all | ds/NAME not-on NODE... | ds/NAME image [CONTAINER=]IMAGE | ds/NAME rolled-out | ds/NAME exists | pod/NAME on NODE | pod/NAME phase PHASE | pod/NAME exists | node/NAME taint KEY[=VALUE]:EFFECT | node/NAME exists"
 
 // parseExpectation reads SUBJECT PREDICATE (see the package doc).
@@ -128,8 +131,18 @@ func parseExpectation(s string) (*expectation, error) {
 		return e, nargs(1)
 	case e.kind == "ds" && e.pred == "rolled-out":
 		return e, nargs(0)
-	case e.kind == "pod" && (e.pred == "on" || e.pred == "phase"):
+	case e.kind == "pod" && e.pred == "on":
 		return e, nargs(1)
+	case e.kind == "pod" && e.pred == "phase":
+		if err := nargs(1); err != nil {
+			return nil, err
+		}
+		// the pod phases of the API (core/v1 PodPhase); any case, as
+		// the check compares them
+		if !slices.ContainsFunc(podPhases, func(p string) bool { return strings.EqualFold(p, e.args[0]) }) {
+			return nil, fmt.Errorf("phase %q: want %s", e.args[0], strings.Join(podPhases, ", "))
+		}
+		return e, nil
 	case e.kind == "node" && e.pred == "taint":
 		if err := nargs(1); err != nil {
 			return nil, err

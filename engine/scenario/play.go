@@ -77,6 +77,16 @@ type Player struct {
 	// OnTick set, advances always go in one-second steps (the state
 	// reached is the same).
 	OnTick func(elapsed time.Duration) bool
+	// Context, when set, stops a step once it is done, in the places
+	// RunContext checks: before each command, and at every virtual second
+	// of advances, waits and a `kubectl rollout status` waiting on a
+	// streaming Recorder; the step ends with the failure
+	// "file:line: stopped: CAUSE" (context.Cause) at the command it stopped
+	// in, and the next step may still be played with a live context. nil:
+	// never stopped. A kubectl delete or drain that waits runs as one
+	// Recorder input and is not stopped inside; kubectl.MaxCommandWait of
+	// virtual time bounds it.
+	Context context.Context
 
 	sc      *Scenario
 	rec     *engine.Recorder
@@ -123,7 +133,11 @@ func (p *Player) play(sts []step) StepResult {
 	p.start()
 	r := p.r
 	r.entries, r.failures = nil, nil
-	r.stopped, r.halted, r.onTick = false, false, nil
+	r.stopped, r.halted, r.onTick, r.cmdStopped = false, false, nil, false
+	r.ctx = p.Context
+	if r.ctx == nil {
+		r.ctx = context.Background()
+	}
 	if f := p.OnTick; f != nil {
 		begin := p.rec.Live().Now()
 		r.onTick = func() bool { return f(p.rec.Live().Now().Sub(begin)) }
@@ -213,7 +227,17 @@ func (e *ReplayError) Error() string {
 // *ReplayError when something did not go as the scenario says; rec holds
 // what was replayed either way.
 func Replay(rec *engine.Recorder, sc *Scenario) error {
+	return ReplayContext(context.Background(), rec, sc)
+}
+
+// ReplayContext is Replay, stopping once ctx is done where Player.Context
+// stops a step: before a command, or at a virtual second of an advance, a
+// wait or a streamed rollout status. The error is then a *ReplayError
+// whose last failure is "file:line: stopped: CAUSE"; rec holds what was
+// replayed until there.
+func ReplayContext(ctx context.Context, rec *engine.Recorder, sc *Scenario) error {
 	p := NewPlayer(sc, rec)
+	p.Context = ctx
 	var sts []step
 	for _, st := range sc.steps {
 		if st.section != secGoal && st.verb != "heading" {

@@ -63,8 +63,10 @@ func TestRunContextStops(t *testing.T) {
 	}{
 		{"cancelled before the start", sc, cancelled, "x.txtar:1: stopped: context canceled", ""},
 		// Done is called once per command and twice per second of advance
-		{"inside an advance", sc, newCountdown(100), "x.txtar:2: stopped: context deadline exceeded", "$ advance 1h"},
-		{"inside an exercise's solution", exSc, newCountdown(200), "ex.txtar:10: stopped: context deadline exceeded", "$ advance 1h"},
+		// (once per jump when the cluster is idle: the rollout's first
+		// seconds are stepped)
+		{"inside an advance", sc, newCountdown(8), "x.txtar:2: stopped: context deadline exceeded", "$ advance 1h"},
+		{"inside an exercise's solution", exSc, newCountdown(40), "ex.txtar:10: stopped: context deadline exceeded", "$ advance 1h"},
 		{"inside a node range", nodesSc, newCountdown(5), "n.txtar:1: stopped: context deadline exceeded", "$ node add w-{1..1000}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,11 +10,13 @@
 //
 //	kubectl ARGS...            as kubectl against the simulated cluster
 //	! kubectl ARGS...          the same, expected to fail (non-zero exit)
-//	advance DURATION           move virtual time (Go duration syntax: 30s, 2m)
+//	advance DURATION           move virtual time (Go duration syntax: 30s, 2m;
+//	                           at most 24h)
 //	wait rollout ds/NAME       advance until the DaemonSet is fully rolled out
 //	wait idle                  advance until no component has anything scheduled
 //	wait deleted KIND/NAME     advance until the object is gone
-//	                           (waits take --timeout=DURATION, default 10m virtual)
+//	                           (waits take --timeout=DURATION, default 10m
+//	                           virtual, at most 24h)
 //	node add NAME [--label k=v]... [--taint k=v:Effect]... [--control-plane]
 //	         [--cpu Q] [--memory Q] [--pods N]   capacity (default 2, 4Gi, 110)
 //	                           NAME may hold one range {A..B}: worker-{1..1000}
@@ -43,7 +45,8 @@
 //	decisions [--component=C] [--action=A] [--func=F]
 //	                           print the cluster's decision log since the
 //	                           previous `decisions` (one per line:
-//	                           `+ELAPSED COMPONENT FUNC ACTION OBJECT node=NODE: REASON`)
+//	                           `+ELAPSED COMPONENT FUNC ACTION OBJECT node=NODE: REASON`,
+//	                           without node=NODE for a decision about a whole object)
 //	editor FILE | editor unchanged | editor replace OLD NEW
 //	                           the editor opened by the latest `kubectl edit`
 //	                           saves: the file FILE, the text as shown, or the
@@ -71,6 +74,11 @@
 //	                           command and every virtual second of advance
 //	                           and wait; the first time it breaks is a
 //	                           failure naming the virtual time
+//
+// A scenario file is UTF-8 text (a UTF-8 byte-order mark is dropped; UTF-16
+// and other encodings are malformed). Node names are DNS-1123 subdomains and
+// taints KEY[=VALUE]:EFFECT with a qualified-name key, as the API server
+// validates them.
 //
 // Every scenario starts on the default cluster (control-plane, node-1,
 // node-2) unless it begins with `cluster empty`.
@@ -103,6 +111,7 @@
 //	                          rolled out" (false for OnDelete, which it refuses)
 //	ds/NAME exists
 //	pod/NAME on NODE | pod/NAME phase PHASE | pod/NAME exists
+//	                          (PHASE: Pending, Running, Succeeded, Failed, Unknown)
 //	node/NAME taint KEY[=VALUE]:EFFECT   the node has exactly that taint
 //	node/NAME exists
 //
@@ -159,7 +168,8 @@
 //	              learner's work and every virtual second
 //	## solution   commands that solve it ("Show solution" on the page)
 //
-// A goal, and a solution, are required. `dsplay run exercise.txtar` runs
+// A goal, and a solution with at least one command (not only expect lines),
+// are required. `dsplay run exercise.txtar` runs
 // the setup, checks that the goal does NOT hold yet (else the failure
 // "exercise is already solved at the start"), runs the solution with the
 // invariants observed after every command and every virtual second of its
@@ -192,12 +202,14 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
@@ -207,6 +219,12 @@ import (
 
 // DefaultWaitTimeout bounds every wait command, in virtual time.
 const DefaultWaitTimeout = 10 * time.Minute
+
+// MaxVirtualWait is the most virtual time one `advance` or one `wait
+// --timeout` may ask for: a scenario asking for more is malformed ("at most
+// 24h of virtual time"), so that a run ends in bounded wall time (every
+// lesson, exercise and example needs minutes).
+const MaxVirtualWait = 24 * time.Hour
 
 // waitStep is the virtual-time step of wait commands, and of advances
 // while a watch runs, invariants are observed or the run can be stopped.
@@ -281,13 +299,17 @@ var headerLine = regexp.MustCompile(`^#\s*([A-Za-z]+)\s*:\s*(.*)$`)
 
 // Parse reads a txtar scenario. Errors are *MalformedError.
 func Parse(name string, data []byte) (*Scenario, error) {
+	bad := func(line int, format string, a ...any) error {
+		return &MalformedError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	if line, msg := notUTF8(data); msg != "" {
+		return nil, bad(line, "%s", msg)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte-order mark
 	ar := txtar.Parse(data)
 	sc := &Scenario{Name: name, Files: map[string]string{}}
 	for _, f := range ar.Files {
 		sc.Files[f.Name] = string(f.Data)
-	}
-	bad := func(line int, format string, a ...any) error {
-		return &MalformedError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
 	lines := strings.Split(string(ar.Comment), "\n")
 	// the header: comment lines before the first command or heading
@@ -433,8 +455,33 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		if _, ok := seen[secSolution]; !ok {
 			return nil, bad(kindLine, "exercise without a ## solution section: the commands that solve it (dsplay run checks them)")
 		}
+		if !slices.ContainsFunc(sc.steps, func(st step) bool {
+			return st.section == secSolution && st.isCommand() && st.verb != "expect"
+		}) {
+			return nil, bad(seen[secSolution], "## solution has no commands: write the commands that solve the exercise (dsplay run checks them)")
+		}
 	}
 	return sc, nil
+}
+
+// notUTF8 reports a file that is not UTF-8 text: the message and the
+// 1-based line of the first bad byte ("" when the file is fine). UTF-16
+// (what some Windows editors save) is named by its byte-order mark.
+func notUTF8(data []byte) (line int, msg string) {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return 1, "the file is not UTF-8 (it starts with a UTF-16 byte-order mark): save it as UTF-8"
+	}
+	if utf8.Valid(data) {
+		return 0, ""
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return 1 + bytes.Count(data[:i], []byte("\n")), fmt.Sprintf("the file is not UTF-8 (byte 0x%02x at offset %d): save it as UTF-8", data[i], i)
+		}
+		i += size
+	}
+	return 1, "the file is not UTF-8: save it as UTF-8"
 }
 
 // readOnlyVerbs are the kubectl commands a goal may run: they read the
@@ -542,6 +589,9 @@ func (sc *Scenario) parseCommand(st *step, sawCommand, setupDone bool) error {
 		if err != nil || d < 0 {
 			return bad(ln, "advance wants a duration such as 30s or 2m, got %q", args)
 		}
+		if d > MaxVirtualWait {
+			return bad(ln, "advance %s: at most %s of virtual time", args, kubectl.ShortDuration(MaxVirtualWait))
+		}
 		st.dur = d
 	case "wait":
 		if st.negate {
@@ -556,6 +606,9 @@ func (sc *Scenario) parseCommand(st *step, sawCommand, setupDone bool) error {
 				if err != nil || d <= 0 {
 					return bad(ln, "bad --timeout %q", v)
 				}
+				if d > MaxVirtualWait {
+					return bad(ln, "wait --timeout=%s: at most %s of virtual time", v, kubectl.ShortDuration(MaxVirtualWait))
+				}
 				st.dur = d
 				continue
 			}
@@ -563,10 +616,17 @@ func (sc *Scenario) parseCommand(st *step, sawCommand, setupDone bool) error {
 		}
 		switch {
 		case len(rest) == 2 && rest[0] == "rollout" && strings.HasPrefix(rest[1], "ds/"):
+			if ns, name := splitNamespace(strings.TrimPrefix(rest[1], "ds/")); ns == "" || name == "" {
+				return bad(ln, "wait rollout %s: want ds/NAME or ds/NAMESPACE/NAME", rest[1])
+			}
 		case len(rest) == 1 && rest[0] == "idle":
 		case len(rest) == 2 && rest[0] == "deleted" && strings.Contains(rest[1], "/"):
-			if kind, _, _ := strings.Cut(rest[1], "/"); !waitDeletedKinds[kind] {
+			kind, obj, _ := strings.Cut(rest[1], "/")
+			if !waitDeletedKinds[kind] {
 				return bad(ln, "wait deleted: unknown kind %q (want pod, ds or node)", kind)
+			}
+			if ns, name := splitNamespace(obj); ns == "" || name == "" {
+				return bad(ln, "wait deleted %s: want KIND/NAME or KIND/NAMESPACE/NAME", rest[1])
 			}
 		default:
 			return bad(ln, "unknown wait %q: want `wait rollout ds/NAME`, `wait idle` or `wait deleted KIND/NAME`", args)
@@ -585,8 +645,16 @@ func (sc *Scenario) parseCommand(st *step, sawCommand, setupDone bool) error {
 			if _, err := parseNodeAdd(f[2:]); err != nil {
 				return bad(ln, "%v", err)
 			}
-			if _, err := expandRange(f[1]); err != nil {
+			names, err := expandRange(f[1])
+			if err != nil {
 				return bad(ln, "%v", err)
+			}
+			for _, n := range names {
+				// the API server's check of a node's name (metadata.name:
+				// a DNS-1123 subdomain, ValidateNodeName)
+				if msgs := api.IsDNS1123Subdomain(n); len(msgs) > 0 {
+					return bad(ln, "node add: invalid node name %q: %s", n, strings.Join(msgs, "; "))
+				}
 			}
 		case "remove", "fail", "recover":
 			if len(f) != 2 {
@@ -807,5 +875,14 @@ func parseTaint(s string) (api.Taint, error) {
 		return api.Taint{}, fmt.Errorf("bad --taint %q: effect must be NoSchedule, PreferNoSchedule or NoExecute", s)
 	}
 	k, v, _ := strings.Cut(kv, "=")
+	// the API server's checks of a taint (validateNodeTaints,
+	// pkg/apis/core/validation/validation.go): the key is a qualified
+	// name, the value a label value
+	if msgs := api.IsQualifiedName(k); len(msgs) > 0 {
+		return api.Taint{}, fmt.Errorf("bad --taint %q: key %q: %s", s, k, strings.Join(msgs, "; "))
+	}
+	if msgs := api.IsValidLabelValue(v); len(msgs) > 0 {
+		return api.Taint{}, fmt.Errorf("bad --taint %q: value %q: %s", s, v, strings.Join(msgs, "; "))
+	}
 	return api.Taint{Key: k, Value: v, Effect: effect}, nil
 }

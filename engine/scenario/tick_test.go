@@ -199,10 +199,13 @@ func TestRolloutStatusOnStreamingRecorder(t *testing.T) {
 		{"namespace flag", "kubectl rollout status -n default daemonset agent --timeout 5m\nstdout 'successfully rolled out'\n", 0, ""},
 		{"timeout", "! kubectl rollout status ds/agent --timeout=2500ms\nstderr '^error: timed out waiting for the condition\\n$'\n", 1, "error: timed out waiting for the condition\n"},
 		{"stuck", "registry lacks busybox:nope\nkubectl apply -f stuck.yaml\n! kubectl rollout status ds/agent\nstderr 'has not moved for 10m0s'\n", 1, "note: the playground stopped watching: the rollout has not moved for 10m0s of virtual time (kubectl would keep waiting; use --timeout to choose)\nerror: timed out waiting for the condition\n"},
+		// a --timeout beyond kubectl.MaxCommandWait: both forms stop at
+		// the cap with its note
+		{"stuck beyond the cap", "registry lacks busybox:nope\nkubectl apply -f stuck.yaml\n! kubectl rollout status ds/agent --timeout=100000h\nstderr 'stops waiting after 1h'\n", 1, "note: the playground stops waiting after 1h of virtual time; a real kubectl would keep waiting until --timeout\nerror: timed out waiting for the condition\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := rolloutScenario(tc.lines)
-			if tc.name == "stuck" {
+			if strings.HasPrefix(tc.name, "stuck") {
 				src = strings.Replace(src, "kubectl set image ds/agent agent=busybox:1.37\n", "", 1)
 			}
 			sc, err := Parse("r.txtar", []byte(src))

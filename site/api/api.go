@@ -5,12 +5,21 @@
 //	POST /api/validate  {"yaml": "..."} → {"ok", "diagnostics": [...], "objects": [...]}
 //	POST /api/run       {"scenario": "<txtar>"} → {"ok", "exitCode", "kind", "transcript", "failures"}
 //
+// POST requests must carry Content-Type: application/json: a cross-site
+// HTML form (text/plain, form-urlencoded) or a no-cors fetch cannot send
+// it without a CORS preflight, which this API does not answer, so other
+// sites cannot start runs from a visitor's browser.
+//
 // Every answer is JSON; errors are {"error": "message"} with a status:
 // 400 malformed JSON (with line:column), unknown field or missing input;
 // 404 unknown endpoint; 405 wrong method (with Allow); 413 body over
-// MaxBody; 422 a scenario adding more than MaxNodes nodes; 503 when
-// MaxConcurrent requests are busy (Retry-After: 1); 504 a run stopped after
-// Timeout of wall time (scenario.RunContext; with the transcript so far).
+// MaxBody; 415 a POST without Content-Type: application/json; 422 a
+// scenario that may grow the cluster past MaxNodes nodes or MaxPods
+// DaemonSet pods (see MeasureScenario), or whose transcript grew past
+// MaxTranscript bytes (the run is stopped; the RunResponse carries the
+// transcript so far, truncated with a marker); 503 when MaxConcurrent
+// requests are busy (Retry-After: 1); 504 a run stopped after Timeout of
+// wall time (scenario.RunContext; with the transcript so far).
 //
 // The package compiles for GOOS=js (the Worker runs it): no os, no os/exec.
 package api
@@ -22,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -30,7 +40,6 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/manifest"
 	"github.com/dsplayground/dsplay/engine/scenario"
-	"gopkg.in/yaml.v3"
 )
 
 // Defaults of Options.
@@ -39,6 +48,8 @@ const (
 	DefaultTimeout       = 10 * time.Second
 	DefaultMaxConcurrent = 4
 	DefaultMaxNodes      = 5000
+	DefaultMaxPods       = 20000
+	DefaultMaxTranscript = 1 << 20 // 1 MiB
 )
 
 // Options bound what one request may cost. Zero values take the defaults.
@@ -50,9 +61,18 @@ type Options struct {
 	// MaxConcurrent is how many validations and runs may execute at once
 	// (default 4); more get 503.
 	MaxConcurrent int
-	// MaxNodes bounds the nodes a scenario adds (`node add`, ranges
-	// expanded, and Node documents in its files; default 5,000).
+	// MaxNodes bounds the nodes a scenario may create (the default
+	// cluster's, `node add` with ranges expanded, and Node documents of its
+	// files; see MeasureScenario; default 5,000).
 	MaxNodes int
+	// MaxPods bounds nodes × max(1, DaemonSets), the DaemonSet pods a
+	// scenario may create, which is what a run costs in time and memory
+	// (default 20,000).
+	MaxPods int
+	// MaxTranscript bounds a run's transcript in bytes (default 1 MiB): a
+	// run printing more is stopped, answered 422 with the transcript cut
+	// at the limit and TruncatedMarker appended.
+	MaxTranscript int
 }
 
 type server struct {
@@ -62,6 +82,9 @@ type server struct {
 	// replace it with a context that ends at a chosen point of the run, so
 	// the timeout is tested without depending on how fast the machine is.
 	runContext func(ctx context.Context) (context.Context, context.CancelFunc)
+	// onRun, when set, is called just before a scenario runs, with the
+	// request's context (tests: a client that goes away mid-run).
+	onRun func()
 }
 
 // New returns the /api handler. It expects the full request path
@@ -78,6 +101,12 @@ func New(o Options) http.Handler {
 	}
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = DefaultMaxNodes
+	}
+	if o.MaxPods <= 0 {
+		o.MaxPods = DefaultMaxPods
+	}
+	if o.MaxTranscript <= 0 {
+		o.MaxTranscript = DefaultMaxTranscript
 	}
 	return &server{o: o, sem: make(chan struct{}, o.MaxConcurrent)}
 }
@@ -147,7 +176,9 @@ type RunResponse struct {
 	Kind       string   `json:"kind"`
 	Transcript string   `json:"transcript"`
 	Failures   []string `json:"failures"`
-	// Error is set on a 504: the run took longer than the limit.
+	// Error is set when the run was stopped: on a 504 it took longer than
+	// the time limit, on a 422 its transcript grew past the size limit
+	// (Transcript is then cut there and ends with TruncatedMarker).
 	Error string `json:"error,omitempty"`
 }
 
@@ -173,6 +204,9 @@ type Limits struct {
 	TimeoutSeconds int   `json:"timeoutSeconds"`
 	MaxConcurrent  int   `json:"maxConcurrent"`
 	MaxNodes       int   `json:"maxNodes"`
+	MaxPods        int   `json:"maxPods"`
+	// MaxTranscriptBytes bounds a run's transcript.
+	MaxTranscriptBytes int `json:"maxTranscriptBytes"`
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -212,21 +246,32 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if req.Name == "" {
 			req.Name = "scenario.txtar"
 		}
-		if n := CountNodes(req.Scenario); n > s.o.MaxNodes {
-			writeError(w, http.StatusUnprocessableEntity, ErrorResponse{Error: fmt.Sprintf(
-				"the scenario adds %d nodes; the API runs scenarios of at most %d nodes (run larger ones with `dsplay run`)", n, s.o.MaxNodes)})
-			return
-		}
 		if !s.acquire(w) {
 			return
 		}
 		defer s.release()
-		res, done := s.run(r.Context(), req)
-		if !done {
-			writeJSON(w, http.StatusGatewayTimeout, res)
+		sc, err := scenario.Parse(req.Name, []byte(req.Scenario))
+		if err != nil {
+			writeJSON(w, http.StatusOK, RunResponse{ExitCode: 2, Failures: []string{err.Error()}})
 			return
 		}
-		writeJSON(w, http.StatusOK, res)
+		if size := MeasureScenario(sc, req.Scenario); size.Nodes > s.o.MaxNodes || size.Pods() > s.o.MaxPods {
+			writeError(w, http.StatusUnprocessableEntity, ErrorResponse{Error: fmt.Sprintf(
+				"the scenario may create %d nodes and %d DaemonSets (%d nodes × %d DaemonSets = %d DaemonSet pods); "+
+					"the API runs scenarios of at most %d nodes and %d pods (run larger ones with `dsplay run`)",
+				size.Nodes, size.DaemonSets, size.Nodes, max(1, size.DaemonSets), size.Pods(), s.o.MaxNodes, s.o.MaxPods)})
+			return
+		}
+		res, status := s.run(r.Context(), sc)
+		if r.Context().Err() != nil {
+			// The client went away: nobody reads this answer, but the run
+			// stopped (its context is the request's) and the slot is free
+			// once this returns. 499 is nginx's "client closed request".
+			res.OK, res.ExitCode = false, 1
+			res.Error = "the client closed the request; the run was stopped"
+			status = 499
+		}
+		writeJSON(w, status, res)
 	default:
 		writeError(w, http.StatusNotFound, ErrorResponse{Error: "no such endpoint: " + r.URL.Path + " (GET /api lists them)"})
 	}
@@ -237,15 +282,16 @@ func (s *server) index() Index {
 		Name: "DaemonSet Playground API",
 		Endpoints: []Endpoint{
 			{Method: "GET", Path: "/api", Response: "this index", Description: "the endpoints and limits"},
-			{Method: "POST", Path: "/api/validate", Request: `{"yaml": "<manifest>"}`,
+			{Method: "POST", Path: "/api/validate", Request: `{"yaml": "<manifest>"} (Content-Type: application/json)`,
 				Response:    `{"ok", "diagnostics": [{"line","column","field","message","hint"}], "objects": [{"kind","namespace","name"}], "error"}`,
 				Description: "decode and validate a manifest as the API server would (strict field validation); nothing is applied"},
-			{Method: "POST", Path: "/api/run", Request: `{"scenario": "<txtar>", "name": "file name (optional)"}`,
-				Response:    `{"ok", "exitCode", "kind", "transcript", "failures"}`,
+			{Method: "POST", Path: "/api/run", Request: `{"scenario": "<txtar>", "name": "file name (optional)"} (Content-Type: application/json)`,
+				Response:    `{"ok", "exitCode", "kind", "transcript", "failures", "error"}`,
 				Description: "run a txtar scenario headless on a fresh simulated cluster, as `dsplay run` does (exit codes 0 passed, 1 an assertion failed, 2 malformed)"},
 		},
 		Limits: Limits{MaxBodyBytes: s.o.MaxBody, TimeoutSeconds: int(s.o.Timeout / time.Second),
-			MaxConcurrent: s.o.MaxConcurrent, MaxNodes: s.o.MaxNodes},
+			MaxConcurrent: s.o.MaxConcurrent, MaxNodes: s.o.MaxNodes, MaxPods: s.o.MaxPods,
+			MaxTranscriptBytes: s.o.MaxTranscript},
 	}
 }
 
@@ -262,8 +308,22 @@ func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
 }
 
 // decode reads the JSON body into v (unknown fields refused), answering
-// 413 or 400 itself when it cannot.
+// 415, 413 or 400 itself when it cannot. The body must be declared
+// application/json (parameters such as charset=utf-8 allowed): what an
+// HTML form or a no-cors fetch can send cross-site without a CORS
+// preflight (text/plain, application/x-www-form-urlencoded,
+// multipart/form-data, or no type) is refused before the body is read.
 func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		if ct == "" {
+			ct = "none"
+		}
+		w.Header().Set("Accept-Post", "application/json")
+		writeError(w, http.StatusUnsupportedMediaType, ErrorResponse{Error: fmt.Sprintf(
+			"the request's Content-Type is %s: send the JSON body with Content-Type: application/json", ct)})
+		return false
+	}
 	if r.ContentLength > s.o.MaxBody {
 		writeError(w, http.StatusRequestEntityTooLarge, tooLarge(s.o.MaxBody))
 		return false
@@ -385,65 +445,142 @@ func Validate(text string) ValidateResponse {
 	return res
 }
 
-// run runs the scenario with the wall-time bound: scenario.RunContext
-// stops between commands and inside waits once the deadline (or the
-// client's disconnection) ends ctx. A run stopped by the deadline is
-// reported with done false (504), its transcript so far and the
-// "stopped" failure.
-func (s *server) run(ctx context.Context, req RunRequest) (RunResponse, bool) {
-	if s.runContext != nil {
-		ctx, cancel := s.runContext(ctx)
-		defer cancel()
-		return s.runIn(ctx, req)
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
-	defer cancel()
-	return s.runIn(ctx, req)
+// TruncatedMarker ends a transcript cut at Options.MaxTranscript.
+const TruncatedMarker = "\n[transcript truncated: the run printed more than the API's limit and was stopped]\n"
+
+// errTranscriptTooLong is the cause of a run stopped by its transcript's size.
+var errTranscriptTooLong = errors.New("the transcript grew past the API's limit")
+
+// limitedWriter keeps the first max bytes written to it; the write that
+// goes past max cancels the run (scenario.RunContext stops at its next
+// check, between commands or inside a wait) and later writes are dropped.
+// Writes never fail, so the runner is not disturbed until it stops.
+type limitedWriter struct {
+	buf       bytes.Buffer
+	max       int
+	truncated bool
+	cancel    context.CancelCauseFunc
 }
 
-// runIn runs req's scenario until it ends or ctx is done.
-func (s *server) runIn(ctx context.Context, req RunRequest) (RunResponse, bool) {
-	sc, err := scenario.Parse(req.Name, []byte(req.Scenario))
-	if err != nil {
-		return RunResponse{ExitCode: 2, Failures: []string{err.Error()}}, true
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.truncated {
+		return len(p), nil
 	}
-	var tr bytes.Buffer
-	res := sc.RunContext(ctx, &tr)
-	out := RunResponse{OK: res.OK(), Kind: sc.Meta().Kind, Transcript: tr.String(), Failures: res.Failures}
+	if room := l.max - l.buf.Len(); len(p) > room {
+		l.buf.Write(p[:room])
+		l.truncated = true
+		l.cancel(errTranscriptTooLong)
+		return len(p), nil
+	}
+	return l.buf.Write(p)
+}
+
+// run runs sc with the wall-time bound and the transcript bound:
+// scenario.RunContext stops between commands and inside waits once the
+// deadline, the client's disconnection (ctx is the request's) or a
+// transcript past MaxTranscript ends its context. It returns the answer
+// and its status: 200, 504 (stopped by the deadline) or 422 (stopped by
+// the transcript's size), with the transcript so far and the "stopped"
+// failure.
+func (s *server) run(ctx context.Context, sc *scenario.Scenario) (RunResponse, int) {
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	defer cancelCause(nil)
+	tr := &limitedWriter{max: s.o.MaxTranscript, cancel: cancelCause}
+	var cancel context.CancelFunc
+	if s.runContext != nil {
+		ctx, cancel = s.runContext(ctx)
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, s.o.Timeout)
+	}
+	defer cancel()
+	if s.onRun != nil {
+		s.onRun()
+	}
+	res := sc.RunContext(ctx, tr)
+	out := RunResponse{OK: res.OK(), Kind: sc.Meta().Kind, Failures: res.Failures}
 	if out.Failures == nil {
 		out.Failures = []string{}
 	}
 	if !out.OK {
 		out.ExitCode = 1
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	status := http.StatusOK
+	switch {
+	case tr.truncated:
+		tr.buf.WriteString(TruncatedMarker)
+		out.OK, out.ExitCode = false, 1
+		out.Error = fmt.Sprintf("the scenario printed more than %d bytes (%d KiB) and was stopped; the transcript is cut there", s.o.MaxTranscript, s.o.MaxTranscript>>10)
+		status = http.StatusUnprocessableEntity
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		out.OK, out.ExitCode = false, 1
 		out.Error = fmt.Sprintf("the scenario ran longer than %v of wall time and was stopped", s.o.Timeout)
-		return out, false
+		status = http.StatusGatewayTimeout
 	}
-	return out, true
+	out.Transcript = tr.buf.String()
+	return out, status
 }
 
 // nodeRange is the one {A..B} range a `node add` NAME may hold.
 var nodeRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)
 
-// CountNodes returns how many nodes a scenario adds: each `node add NAME`
-// of its script counts 1, or B-A+1 for a NAME with a range {A..B}; each
-// file counts its `kind: Node` documents once (applying a file twice adds
-// no node), and `kind: List` items of kind Node. Over-counting is fine: it
-// is a bound, not the cluster's size.
-func CountNodes(text string) int {
-	script, files := text, ""
-	if i := strings.Index(text, "\n-- "); i >= 0 {
-		script, files = text[:i], text[i:]
-	} else if strings.HasPrefix(text, "-- ") {
-		script, files = "", text
+// huge is the count of anything unbounded (a range past it, a product).
+const huge = 1 << 30
+
+// Size bounds what a scenario may grow the simulated cluster to.
+type Size struct {
+	// Nodes counts the default cluster's 3 nodes (unless `cluster
+	// empty`), each `node add NAME` (B-A+1 for a NAME with a range
+	// {A..B}), each Node document of the scenario's files once (applying
+	// a file twice adds no node), and Node documents named by
+	// metadata.generateName once per `kubectl create` line of the script
+	// (each create makes a new one).
+	Nodes int
+	// DaemonSets counts the DaemonSet documents of the files the same way.
+	DaemonSets int
+}
+
+// Pods is Nodes × max(1, DaemonSets), saturating at 2^30: a bound on the
+// DaemonSet pods the scenario can create (every DaemonSet tolerating
+// every node runs one pod per node), what a run costs.
+func (z Size) Pods() int {
+	p := z.Nodes * max(1, z.DaemonSets)
+	if z.Nodes >= huge || z.DaemonSets >= huge || p > huge {
+		return huge
 	}
-	n := 0
+	return p
+}
+
+// MeasureScenario bounds the size of the cluster sc can build. text is
+// the scenario as sent (its script part is read for `node add` and
+// `kubectl create` lines, `!` negated or not). The files are decoded
+// as the engine applies them (manifest.DecodeWith with field validation
+// Ignore, `kind: List` unpacked), so block and flow YAML and JSON count
+// alike; a file the engine would refuse is scanned for `kind: Node` and
+// `kind: DaemonSet` in any of those styles instead. Over-counting is fine:
+// it is a bound, not the cluster's size. The bound holds for everything
+// a scenario can do: nodes come only from the default cluster, `node add`
+// and Node manifests, DaemonSets only from manifests (kubectl has no
+// `create daemonset`), and the files are fixed (`file NAME FROM` copies
+// one, with the same object names).
+func MeasureScenario(sc *scenario.Scenario, text string) Size {
+	var z Size
+	if !sc.Options().Empty {
+		z.Nodes = 3 // engine/cluster AddDefaultNodes
+	}
+	script := text
+	if i := strings.Index(text, "\n-- "); i >= 0 {
+		script = text[:i]
+	} else if strings.HasPrefix(text, "-- ") {
+		script = ""
+	}
+	creates := 0
 	for _, line := range strings.Split(script, "\n") {
 		f := strings.Fields(line)
 		if len(f) > 0 && f[0] == "!" {
 			f = f[1:]
+		}
+		if len(f) >= 2 && (f[0] == "kubectl" || f[0] == "k") && f[1] == "create" {
+			creates++
 		}
 		if len(f) < 3 || f[0] != "node" || f[1] != "add" {
 			continue
@@ -451,47 +588,90 @@ func CountNodes(text string) int {
 		if m := nodeRange.FindStringSubmatch(f[2]); m != nil {
 			a, err1 := strconv.Atoi(m[1])
 			b, err2 := strconv.Atoi(m[2])
-			if err1 != nil || err2 != nil || b-a+1 > 1<<30 {
-				return 1 << 30
+			if err1 != nil || err2 != nil || b-a+1 > huge {
+				z.Nodes = huge
+				continue
 			}
 			if b >= a {
-				n += b - a + 1
+				z.Nodes += b - a + 1
 			}
 			continue
 		}
-		n++
+		z.Nodes++
 	}
-	n += countNodeDocs(files)
-	return n
+	for name, content := range sc.Files {
+		k := countKinds(name, content)
+		z.Nodes += k.nodes + k.generatedNodes*max(1, creates)
+		z.DaemonSets += k.daemonSets + k.generatedDaemonSets*max(1, creates)
+	}
+	z.Nodes, z.DaemonSets = min(z.Nodes, huge), min(z.DaemonSets, huge)
+	return z
 }
 
-// countNodeDocs counts the documents of kind Node in the txtar files part
-// of a scenario, by a cheap scan of `kind: Node` lines (a List's items
-// included): good enough for a bound, and no YAML parsing of 256 KiB.
-func countNodeDocs(files string) int {
-	n := 0
-	for _, line := range strings.Split(files, "\n") {
-		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
-		if k, v, ok := strings.Cut(t, ":"); ok && strings.TrimSpace(k) == "kind" {
-			var s string
-			if yaml.Unmarshal([]byte(v), &s) == nil && s == "Node" {
-				n++
+// kinds counts the Node and DaemonSet documents of a file; generated*
+// are those named by metadata.generateName only.
+type kinds struct {
+	nodes, daemonSets, generatedNodes, generatedDaemonSets int
+}
+
+// countKinds decodes a file as the engine applies it and counts its Node
+// and DaemonSet objects; when the engine would refuse the file, it scans
+// it instead (kindScan).
+func countKinds(name, text string) kinds {
+	var k kinds
+	docs, err := manifest.DecodeWith(name, text, manifest.DecodeOptions{FieldValidation: manifest.FieldValidationIgnore})
+	if err != nil {
+		for _, m := range kindScan.FindAllStringSubmatch(text, -1) {
+			if m[1] == "Node" {
+				k.nodes++
+			} else {
+				k.daemonSets++
+			}
+		}
+		return k
+	}
+	for _, d := range docs {
+		switch d.Kind {
+		case "Node":
+			if d.Name == "" {
+				k.generatedNodes++
+			} else {
+				k.nodes++
+			}
+		case "DaemonSet":
+			if d.Name == "" {
+				k.generatedDaemonSets++
+			} else {
+				k.daemonSets++
 			}
 		}
 	}
-	return n
+	return k
 }
 
+// kindScan finds `kind: Node` and `kind: DaemonSet` in block YAML, flow
+// YAML ({kind: Node, ...}) and JSON ("kind":"Node"), quoted or not.
+var kindScan = regexp.MustCompile(`(?m)(?:^|[\s{,\[])["']?kind["']?\s*:\s*["']?(Node|DaemonSet)["']?\s*(?:$|[,}\]\s#])`)
+
+// writeJSON answers v as compact JSON and a newline, with its
+// Content-Length. One buffer holds the encoding (no indented copy: a run's
+// answer carries up to MaxTranscript bytes of transcript), and <, > and &
+// are not escaped (kubectl's `<string>` stays 8 bytes, not 18): the
+// answer is application/json with nosniff and a CSP of default-src
+// 'none', never HTML.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(ErrorResponse{Error: err.Error()})
+		b.Reset()
+		json.NewEncoder(&b).Encode(ErrorResponse{Error: err.Error()})
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(b.Bytes())
 }
 
 func writeError(w http.ResponseWriter, status int, e ErrorResponse) { writeJSON(w, status, e) }

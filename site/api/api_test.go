@@ -7,9 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dsplayground/dsplay/engine/scenario"
 )
 
 const goodDS = `apiVersion: apps/v1
@@ -64,9 +68,18 @@ func jsonBody(v any) string {
 	return string(b)
 }
 
+// post sends body with Content-Type: application/json.
 func post(t *testing.T, h http.Handler, method, path, body string) (*http.Response, map[string]any) {
 	t.Helper()
+	return postType(t, h, method, path, "application/json", body)
+}
+
+func postType(t *testing.T, h http.Handler, method, path, contentType, body string) (*http.Response, map[string]any) {
+	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	resp := rec.Result()
@@ -97,7 +110,8 @@ func TestAPI(t *testing.T) {
 				t.Errorf("endpoints %v", out["endpoints"])
 			}
 			lim, _ := out["limits"].(map[string]any)
-			if lim["maxBodyBytes"] != float64(64<<10) || lim["maxNodes"] != float64(DefaultMaxNodes) {
+			if lim["maxBodyBytes"] != float64(64<<10) || lim["maxNodes"] != float64(DefaultMaxNodes) ||
+				lim["maxPods"] != float64(DefaultMaxPods) || lim["maxTranscriptBytes"] != float64(DefaultMaxTranscript) {
 				t.Errorf("limits %v", lim)
 			}
 		}},
@@ -223,7 +237,23 @@ func TestAPI(t *testing.T) {
 		{name: "run empty", method: "POST", path: "/api/run", body: `{"scenario": "  "}`, status: 400, check: wantError("empty")},
 		{name: "run too many nodes", method: "POST", path: "/api/run",
 			body: jsonBody(RunRequest{Scenario: "node add w-{1..4000}\nnode add x-{1..1001}\n"}), status: 422,
-			check: wantError("adds 5001 nodes")},
+			check: wantError("may create 5004 nodes and 0 DaemonSets")},
+		{name: "run too many nodes in a flow-style List", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "node add w-{1..4990}\nkubectl apply -f l.yaml\n-- l.yaml --\n" + flowNodes(8)}), status: 422,
+			check: wantError("may create 5001 nodes")},
+		{name: "run too many nodes in JSON", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "node add w-{1..4990}\nkubectl apply -f l.json\n-- l.json --\n" + jsonNodes(8)}), status: 422,
+			check: wantError("may create 5001 nodes")},
+		{name: "run too many pods", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "node add w-{1..997}\nkubectl apply -f ds.yaml\n-- ds.yaml --\n" + daemonSets(21)}), status: 422,
+			check: wantError("(1000 nodes × 21 DaemonSets = 21000 DaemonSet pods); the API runs scenarios of at most 5000 nodes and 20000 pods")},
+		{name: "run with DaemonSets under the limits", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "cluster empty\nnode add w-{1..4}\nkubectl apply -f ds.yaml\nwait rollout ds/agent-1\n-- ds.yaml --\n" + daemonSets(2)}), status: 200,
+			check: func(t *testing.T, out map[string]any) {
+				if out["ok"] != true {
+					t.Errorf("out %v", out)
+				}
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -274,6 +304,7 @@ func TestBodyLimitChunked(t *testing.T) {
 	defer srv.Close()
 	body := io.MultiReader(strings.NewReader(`{"yaml": "`), strings.NewReader(strings.Repeat("x", 4096)), strings.NewReader(`"}`))
 	req, _ := http.NewRequest("POST", srv.URL+"/api/validate", io.NopCloser(body))
+	req.Header.Set("Content-Type", "application/json")
 	req.ContentLength = -1
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -315,14 +346,15 @@ func TestBusy(t *testing.T) {
 // answered 504 with the transcript so far; its slot is free at once.
 func TestTimeout(t *testing.T) {
 	h := New(Options{Timeout: 50 * time.Millisecond, MaxConcurrent: 1}).(*server)
-	// The wall-time limit runs out while the run is inside `advance 24h`
-	// (deterministically: the deadline is reached after a number of the
-	// runner's checks, not after 50 ms of a machine of unknown speed).
+	// The wall-time limit runs out after a number of the runner's checks
+	// of its context (between commands, inside waits), not after 50 ms of
+	// a machine of unknown speed; the script is long enough that the run
+	// cannot end before it.
 	h.runContext = func(ctx context.Context) (context.Context, context.CancelFunc) {
 		c := &deadlineAfter{Context: ctx, checks: 20, done: make(chan struct{})}
 		return c, func() {}
 	}
-	slow := "node add w-{1..300}\nkubectl apply -f agent.yaml\nadvance 24h\nkubectl get ds\n" +
+	slow := "node add w-{1..300}\nkubectl apply -f agent.yaml\nadvance 24h\n" + strings.Repeat("kubectl get nodes\n", 100) + "kubectl get ds\n" +
 		passing[strings.Index(passing, "-- agent.yaml --"):]
 	start := time.Now()
 	resp, out := post(t, h, "POST", "/api/run", jsonBody(RunRequest{Scenario: slow}))
@@ -351,28 +383,86 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-func TestCountNodes(t *testing.T) {
+// flowNodes is a List of n flow-style Node items.
+func flowNodes(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: List\nitems: [")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "{apiVersion: v1, kind: Node, metadata: {name: f-%d}}", i)
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+// jsonNodes is a JSON List of n Nodes on one line.
+func jsonNodes(n int) string {
+	var items []string
+	for i := range n {
+		items = append(items, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"j-%d"}}`, i))
+	}
+	return `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(items, ",") + "]}\n"
+}
+
+// daemonSets is n tolerate-everything DaemonSets agent-1 ... agent-n.
+func daemonSets(n int) string {
+	var docs []string
+	for i := 1; i <= n; i++ {
+		docs = append(docs, strings.ReplaceAll(goodDS[:strings.Index(goodDS, "---")], "agent", fmt.Sprintf("agent-%d", i))+
+			"      tolerations: [{operator: Exists}]\n")
+	}
+	return strings.Join(docs, "---\n")
+}
+
+func TestMeasureScenario(t *testing.T) {
 	tests := []struct {
 		name, scenario string
-		want           int
+		nodes, ds      int
 	}{
-		{"none", "kubectl get nodes\n", 0},
-		{"one", "node add n1 --label a=b\n", 1},
-		{"negated", "! node add n1\n", 1},
-		{"range", "node add worker-{1..1000}\nnode add w-{5..5}\n", 1001},
-		{"empty range", "node add w-{5..1}\n", 0},
-		{"huge range", "node add w-{1..99999999999999999999}\n", 1 << 30},
-		{"not a node", "kubectl get node add\n# node add x-{1..9}\n", 0},
-		{"manifests", "kubectl apply -f n.yaml\n-- n.yaml --\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\nkind: \"Node\"\n---\nkind: DaemonSet\n", 2},
-		{"list items", "-- l.yaml --\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n", 2},
-		{"script only counts script", "node add a\n-- f.yaml --\nnode add w-{1..100}\n", 1},
+		{"default cluster", "kubectl get nodes\n", 3, 0},
+		{"empty cluster", "cluster empty\nkubectl get nodes\n", 0, 0},
+		{"one", "cluster empty\nnode add n1 --label a=b\n", 1, 0},
+		{"range", "cluster empty\nnode add worker-{1..1000}\nnode add w-{5..5}\n", 1001, 0},
+		{"not a node", "cluster empty\nkubectl get node add\n# node add x-{1..9}\n", 0, 0},
+		{"block manifests", "cluster empty\nkubectl apply -f n.yaml\n-- n.yaml --\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: \"Node\"\nmetadata: {name: b}\n---\n" + daemonSets(1), 2, 1},
+		{"block list items", "cluster empty\nkubectl get nodes\n-- l.yaml --\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n", 2, 0},
+		{"flow list items", "cluster empty\nkubectl get nodes\n-- l.yaml --\n" + flowNodes(40), 40, 0},
+		{"JSON list", "cluster empty\nkubectl get nodes\n-- l.json --\n" + jsonNodes(30), 30, 0},
+		{"JSON documents", "cluster empty\nkubectl get nodes\n-- n.json --\n" + `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}}` + "\n", 1, 0},
+		{"DaemonSets", "cluster empty\nnode add w-{1..10}\n-- ds.yaml --\n" + daemonSets(7), 10, 7},
+		{"generateName per create", "cluster empty\nkubectl create -f g.yaml\nkubectl create -f g.yaml\n! k create -f g.yaml\n-- g.yaml --\n" +
+			"apiVersion: v1\nkind: Node\nmetadata: {generateName: n-}\n---\n" + strings.Replace(daemonSets(1), "name: agent-1\n", "generateName: agent-\n", 1), 3, 3},
+		{"refused file is scanned", "cluster empty\nkubectl get nodes\n-- bad.yaml --\nkind: Node\nmetadata: {name: a}\nspec: {bogus: [\n---\n{\"kind\":\"Node\"}\n---\n{kind: DaemonSet, x: 1}\n", 2, 1},
+		{"script only counts script", "cluster empty\nnode add a\n-- f.yaml --\nnode add w-{1..100}\n", 1, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := CountNodes(tc.scenario); got != tc.want {
-				t.Errorf("CountNodes = %d, want %d", got, tc.want)
+			sc, err := scenario.Parse("s.txtar", []byte(tc.scenario))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := MeasureScenario(sc, tc.scenario); got.Nodes != tc.nodes || got.DaemonSets != tc.ds {
+				t.Errorf("MeasureScenario = %+v, want %d nodes, %d DaemonSets", got, tc.nodes, tc.ds)
 			}
 		})
+	}
+}
+
+func TestSizePods(t *testing.T) {
+	for _, tc := range []struct {
+		z    Size
+		want int
+	}{
+		{Size{Nodes: 3000, DaemonSets: 50}, 150000},
+		{Size{Nodes: 3000}, 3000},
+		{Size{Nodes: 1 << 30, DaemonSets: 1 << 30}, 1 << 30},
+		{Size{Nodes: 1 << 20, DaemonSets: 1 << 20}, 1 << 30},
+	} {
+		if got := tc.z.Pods(); got != tc.want {
+			t.Errorf("%+v.Pods() = %d, want %d", tc.z, got, tc.want)
+		}
 	}
 }
 
@@ -409,5 +499,159 @@ func (c *deadlineAfter) Err() error {
 		return context.DeadlineExceeded
 	default:
 		return nil
+	}
+}
+
+// Only a body declared application/json is read: a cross-site HTML form
+// (text/plain, urlencoded, multipart) or a no-cors fetch cannot start a
+// run without a CORS preflight.
+func TestContentType(t *testing.T) {
+	h := New(Options{})
+	body := jsonBody(ValidateRequest{YAML: goodDS})
+	tests := []struct {
+		path, contentType string
+		status            int
+	}{
+		{"/api/validate", "application/json", 200},
+		{"/api/validate", "application/json; charset=utf-8", 200},
+		{"/api/validate", "Application/JSON", 200},
+		{"/api/run", "application/json", 200},
+		{"/api/validate", "", 415},
+		{"/api/run", "", 415},
+		{"/api/run", "text/plain", 415},
+		{"/api/run", "text/plain; charset=utf-8", 415},
+		{"/api/validate", "application/x-www-form-urlencoded", 415},
+		{"/api/validate", "multipart/form-data; boundary=x", 415},
+		{"/api/validate", "application/jsonp", 415},
+		{"/api/validate", "application/json;;", 415},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path+" "+tc.contentType, func(t *testing.T) {
+			b := body
+			if tc.path == "/api/run" {
+				b = jsonBody(RunRequest{Scenario: "kubectl get nodes\n"})
+			}
+			resp, out := postType(t, h, "POST", tc.path, tc.contentType, b)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, out)
+			}
+			if tc.status == 415 {
+				if e, _ := out["error"].(string); !strings.Contains(e, "Content-Type: application/json") {
+					t.Errorf("error %q", e)
+				}
+				if got := resp.Header.Get("Accept-Post"); got != "application/json" {
+					t.Errorf("Accept-Post %q", got)
+				}
+			}
+		})
+	}
+}
+
+// A run printing more than MaxTranscript is stopped there: 422, ok false,
+// the transcript cut at the limit with the marker, the stop named.
+func TestTranscriptLimit(t *testing.T) {
+	const limit = 64 << 10
+	tests := []struct {
+		name      string
+		script    string
+		status    int
+		truncated bool
+	}{
+		{"explain repeated", strings.Repeat("kubectl explain ds --recursive\n", 2000) + "kubectl get nodes\n", 422, true},
+		{"one command over the limit", "node add w-{1..100}\nkubectl get nodes -o yaml\nkubectl get ds\n", 422, true},
+		{"under the limit", strings.Repeat("kubectl get nodes\n", 20), 200, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := New(Options{MaxTranscript: limit}).(*server)
+			resp, out := post(t, h, "POST", "/api/run", jsonBody(RunRequest{Scenario: tc.script}))
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, out["error"])
+			}
+			tr, _ := out["transcript"].(string)
+			if !tc.truncated {
+				if out["ok"] != true || strings.Contains(tr, "truncated") {
+					t.Errorf("ok %v, transcript %q", out["ok"], tr)
+				}
+				return
+			}
+			if len(tr) != limit+len(TruncatedMarker) || !strings.HasSuffix(tr, TruncatedMarker) {
+				t.Errorf("transcript of %d bytes ending %q, want %d bytes and the marker", len(tr), tr[max(0, len(tr)-100):], limit+len(TruncatedMarker))
+			}
+			if out["ok"] != false || out["exitCode"] != float64(1) {
+				t.Errorf("ok %v exitCode %v", out["ok"], out["exitCode"])
+			}
+			if e, _ := out["error"].(string); !strings.Contains(e, "printed more than 65536 bytes") {
+				t.Errorf("error %q", e)
+			}
+			f, _ := out["failures"].([]any)
+			if len(f) == 0 || !strings.Contains(fmt.Sprint(f[len(f)-1]), "stopped: the transcript grew past") {
+				t.Errorf("failures %v, want the stop named", f)
+			}
+			select {
+			case h.sem <- struct{}{}:
+				<-h.sem
+			default:
+				t.Errorf("the stopped run still holds its slot")
+			}
+		})
+	}
+}
+
+// A request whose client went away stops its run (the request's context
+// is the run's parent) and frees its slot.
+func TestClientGone(t *testing.T) {
+	h := New(Options{MaxConcurrent: 1}).(*server)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.onRun = cancel // the client disconnects as the run starts
+	slow := "node add w-{1..300}\nkubectl apply -f agent.yaml\nadvance 24h\nadvance 24h\nkubectl get ds\n" +
+		passing[strings.Index(passing, "-- agent.yaml --"):]
+	req := httptest.NewRequest("POST", "/api/run", strings.NewReader(jsonBody(RunRequest{Scenario: slow}))).WithContext(ctx)
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out RunResponse
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != 499 || out.OK || !strings.Contains(out.Error, "client closed") {
+		t.Errorf("status %d, %+v", rec.Code, out)
+	}
+	if len(out.Failures) != 1 || !strings.Contains(out.Failures[0], "scenario.txtar:1: stopped: context canceled") {
+		t.Errorf("failures %q, want the run stopped at its first command", out.Failures)
+	}
+	if strings.Contains(out.Transcript, "$ advance") {
+		t.Errorf("transcript %q: the run went on", out.Transcript)
+	}
+	select {
+	case h.sem <- struct{}{}:
+		<-h.sem
+	default:
+		t.Errorf("the stopped run still holds its slot")
+	}
+}
+
+// Every scenario of the repository's examples (what tutorials link to)
+// fits the API's default limits.
+func TestExamplesFitLimits(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.txtar")
+	more, _ := filepath.Glob("../../examples/*/*.txtar")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Skip("no examples")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenario.Parse(filepath.Base(f), b)
+		if err != nil {
+			continue // a malformed example is the examples' tests' concern
+		}
+		if z := MeasureScenario(sc, string(b)); z.Nodes > DefaultMaxNodes || z.Pods() > DefaultMaxPods {
+			t.Errorf("%s: %+v (%d pods) is over the API's limits", f, z, z.Pods())
+		}
 	}
 }

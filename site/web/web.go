@@ -22,7 +22,10 @@
 //     Content-Security-Policy of CSP (only our own scripts and wasm).
 //   - GET and HEAD (405 with Allow otherwise), ranges (http.ServeContent),
 //     404 for what is not there. "/" is index.html, "/NAME" also finds
-//     NAME.html (so /embed serves embed.html).
+//     NAME.html (so /embed serves embed.html). A path with a trailing
+//     slash naming a file (/embed/, /index.html/) is redirected (301) to
+//     the path without it, query kept: served there, the page's relative
+//     asset URLs would resolve under the slash and 404.
 //   - /api and /api/... go to Options.API (site/api.New by default).
 //
 // The package compiles for GOOS=js (the Worker): it uses no os, os/exec or
@@ -176,6 +179,23 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hd.Set("Allow", "GET, HEAD")
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+		// path.Clean drops the slash and any "//" or "..", so the
+		// Location is a path of this site ("//evil.example/" cleans to
+		// "/evil.example", never a scheme-relative URL).
+		to := path.Clean(p)
+		if _, _, ok := h.find(to); ok && to != "/" {
+			if r.URL.RawQuery != "" {
+				to += "?" + r.URL.RawQuery
+			}
+			hd.Set("Location", to)
+			hd.Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusMovedPermanently)
+			return
+		}
+		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	name, st, ok := h.find(r.URL.Path)

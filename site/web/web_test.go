@@ -398,3 +398,42 @@ func TestContentLengthOfLargeEncodedFile(t *testing.T) {
 		}
 	}
 }
+
+// A page path with a trailing slash would be served with its relative
+// asset URLs resolving under the slash (a blank frame): it is redirected
+// to the path without the slash, query kept, and never off the site.
+func TestTrailingSlash(t *testing.T) {
+	srv := httptest.NewServer(New(testRoot(t), Options{NoAPI: true}))
+	defer srv.Close()
+	tests := []struct {
+		method, path string
+		status       int
+		location     string
+	}{
+		{"GET", "/embed/", 301, "/embed"},
+		{"GET", "/embed/?lesson=01&panes=yaml", 301, "/embed?lesson=01&panes=yaml"},
+		{"HEAD", "/embed/", 301, "/embed"},
+		{"GET", "/embed.html/", 301, "/embed.html"},
+		{"GET", "/index.html/", 301, "/index.html"},
+		{"GET", "/index/", 301, "/index"},
+		{"GET", "/embed//", 301, "/embed"},
+		{"GET", "//embed.html/", 301, "/embed.html"},
+		{"GET", "/boot.js/", 301, "/boot.js"},
+		{"GET", "/missing/", 404, ""},
+		{"GET", "/sub/", 404, ""},
+		{"GET", "//", 404, ""},
+		{"GET", "/embed", 200, ""},
+		{"GET", "/", 200, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			resp, _ := do(t, srv.URL, tc.method, tc.path, nil)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
+			}
+			if got := resp.Header.Get("Location"); got != tc.location {
+				t.Errorf("Location %q, want %q", got, tc.location)
+			}
+		})
+	}
+}
