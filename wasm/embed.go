@@ -25,7 +25,8 @@ import (
 //
 // In any mode the URL may preload a starting state: a share fragment
 // (#s=...), `lesson=ID`, `exercise=ID`, `example=FILE` or `yaml=TEXT`
-// (URL-encoded), in that order of precedence. `readonly` leaves no way to
+// (URL-encoded), in that order of precedence; `example=none` or an empty
+// `yaml=` start on a clean cluster (the default nodes, nothing applied). `readonly` leaves no way to
 // change the cluster from the page (no Apply, no kubectl input, no node
 // actions; the clock still plays and a parent page may still drive it
 // through postMessage); `reset` adds a Reset button that restores the
@@ -52,6 +53,8 @@ type embedState struct {
 	// anyOrigin is an explicit "*".
 	origins   []string
 	anyOrigin bool
+	// badOrigins are origin= values that are no origin (normalizeOrigin).
+	badOrigins []string
 	// preload loads the starting state again on a fresh cluster (Reset,
 	// dsplay:reset); nil when the page started on the default example.
 	preload func() error
@@ -114,6 +117,25 @@ func parsePanes(vals []string) (panes, unknown []string) {
 	return panes, unknown
 }
 
+// normalizeOrigin is an origin= value as the browser serializes origins
+// (MessageEvent.origin): new URL(o).origin, so the scheme and host are
+// lower-case and a default port goes (HTTP://LOCALHOST:80/ ->
+// http://localhost). ok is false for a value that is no URL or has an
+// opaque origin ("example.com", "localhost:8742", "file:///x").
+func normalizeOrigin(o string) (origin string, ok bool) {
+	defer func() {
+		if recover() != nil { // new URL threw: not a URL
+			origin, ok = "", false
+		}
+	}()
+	u := global.Get("URL").New(strings.TrimSpace(o))
+	origin = u.Get("origin").String()
+	if origin == "" || origin == "null" {
+		return "", false
+	}
+	return origin, true
+}
+
 // initEmbed reads what the URL asks for (embed mode, a share link, a lesson
 // or exercise, a manifest) and loads it; it reports whether it loaded a
 // starting state of its own (false: start has the default example applied).
@@ -129,8 +151,10 @@ func (a *app) initEmbed() bool {
 	for _, o := range queryValues(q, "origin") {
 		if o == "*" {
 			e.anyOrigin = true
+		} else if n, ok := normalizeOrigin(o); ok {
+			e.origins = append(e.origins, n)
 		} else {
-			e.origins = append(e.origins, strings.TrimRight(o, "/"))
+			e.badOrigins = append(e.badOrigins, o)
 		}
 	}
 	var unknown []string
@@ -151,16 +175,57 @@ func (a *app) initEmbed() bool {
 	a.initPostMessage()
 
 	loaded := a.preloadFromURL(q)
+	// A fresh page is no reset: the note a lesson's or a seeded cluster's
+	// resetCluster left in the console goes.
+	dropResetNotes()
 	if e.reset {
 		a.addResetButton()
 	}
 	if e.embed {
 		a.watchSize()
 	}
+	if len(e.badOrigins) > 0 {
+		a.embedWarning(fmt.Sprintf("Embed: origin= %s is not an origin (scheme://host[:port], e.g. https://example.com); ignored.", strings.Join(e.badOrigins, ", ")))
+	}
 	if len(unknown) > 0 {
-		a.kc.note(fmt.Sprintf("Embed: unknown pane %s in panes= (known: editor, cluster, console, timeline, decisions).\n", strings.Join(unknown, ", ")))
+		a.embedWarning(fmt.Sprintf("Embed: unknown pane %s in panes= (known: editor, cluster, console, timeline, decisions).", strings.Join(unknown, ", ")))
 	}
 	return loaded
+}
+
+// dropResetNotes removes the console's "The cluster was reset" notes
+// (resetNote): at load the cluster is new, not reset.
+func dropResetNotes() {
+	out := byID("kout")
+	if out.IsNull() {
+		return
+	}
+	notes := out.Call("querySelectorAll", ".note")
+	for i, n := 0, notes.Get("length").Int(); i < n; i++ {
+		if e := notes.Index(i); e.Get("textContent").String() == resetNote {
+			e.Call("remove")
+		}
+	}
+}
+
+// embedWarning shows a mistake in the embed's URL where its author sees
+// it: a banner over the panes (#embed-warning; the console pane may be
+// hidden), the console log, and the browser console.
+func (a *app) embedWarning(msg string) {
+	b := byID("embed-warning")
+	if b.IsNull() {
+		b = el("div", "banner embed-warning")
+		b.Set("id", "embed-warning")
+		b.Call("setAttribute", "role", "status")
+		if l := document.Call("querySelector", ".layout"); !l.IsNull() {
+			l.Get("parentNode").Call("insertBefore", b, l)
+		} else {
+			document.Get("body").Call("prepend", b)
+		}
+	}
+	b.Set("textContent", msg)
+	a.kc.note(msg + "\n")
+	global.Get("console").Call("warn", "DaemonSet Playground: "+msg)
 }
 
 // preloadFromURL loads the starting state the URL names and remembers how,
@@ -191,6 +256,12 @@ func (a *app) preloadFromURL(q js.Value) bool {
 		id := q.Call("get", "exercise").String()
 		e.what = "exercise " + id
 		load = func() error { return a.openExercise(id) }
+	case q.Call("has", "example").Bool() && isNoExample(q.Call("get", "example").String()),
+		q.Call("has", "yaml").Bool() && strings.TrimSpace(q.Call("get", "yaml").String()) == "":
+		// example=none, or an empty yaml=: a clean cluster, nothing applied
+		// (a parent page that applies its own manifests starts from it)
+		e.what = "empty cluster"
+		load = func() error { a.ed.setText(""); return nil }
 	case q.Call("has", "example").Bool():
 		name := q.Call("get", "example").String()
 		text, err := exampleText(name)
@@ -254,6 +325,13 @@ func (a *app) applyStart(text string) error {
 		return errors.New(a.ed.lastError)
 	}
 	return nil
+}
+
+// isNoExample reports whether an example= value asks for no example
+// ("none", or empty).
+func isNoExample(name string) bool {
+	name = strings.TrimSpace(name)
+	return name == "" || strings.EqualFold(name, "none")
 }
 
 // exampleText finds an example manifest by its file name (with or without

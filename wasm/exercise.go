@@ -91,7 +91,7 @@ func (a *app) openExercise(id string) error {
 	u.startExercise(it)
 	u.showPane()
 	u.drawExercise()
-	u.title.Call("focus")
+	focusPanel(u.title) // not embedded before the reader works there (goalcheck.go)
 	return nil
 }
 
@@ -167,6 +167,7 @@ func (u *lessonsUI) frame() {
 		if v := x.inv.Violations(); len(v) != len(x.violations) {
 			x.violations = v
 			x.solved = false
+			u.dropSolvedStatus()
 			u.redrawExercise()
 		}
 	}
@@ -216,7 +217,7 @@ func (u *lessonsUI) check() {
 	a := u.a
 	x.dueAt = 0
 	x.checkAt = nowMs()
-	x.goal = x.item.sc.CheckGoal(a.rec.Live())
+	x.goal = mergeGoalChecks(x.item.sc.CheckGoal(a.rec.Live())) // one check per assertion (goalcheck.go)
 	x.checked = true
 	x.violations = x.inv.Violations()
 	was := x.solved
@@ -230,6 +231,7 @@ func (u *lessonsUI) check() {
 			u.say("The goal holds (with the solution's commands).")
 		}
 	}
+	u.dropSolvedStatus()
 }
 
 // exerciseAct runs an exercise control.
@@ -306,16 +308,22 @@ func (u *lessonsUI) runSolution() {
 	u.a.tl.leavePast()
 	u.play("Running the solution…", func() {
 		from := len(u.a.rec.Inputs())
+		rec := u.a.rec
+		alive := func() bool { return u.ex == x && u.a.rec == rec }
 		var res scenario.StepResult
 		if x.player != nil && u.rec == u.a.rec {
+			untick := u.ticking(x.player, alive)
 			res = x.player.Solve()
+			untick()
 		} else {
 			p, err := linesPlayer(x.item.sc, solutionLines(x.item.sc), u.a.rec)
 			if err != nil {
 				u.say(err.Error())
 				return
 			}
+			untick := u.ticking(p, alive)
 			res = p.PlayStep(0)
+			untick()
 		}
 		if u.ex != x {
 			return

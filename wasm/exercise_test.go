@@ -4,6 +4,7 @@ package main
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/dsplayground/dsplay/engine"
@@ -77,13 +78,17 @@ func TestSolutionAndFiles(t *testing.T) {
 
 // linesPlayer plays lines on a Recorder with the scenario's files, as the
 // page does after "Continue from here" (the exercise's own Player is
-// bound to the old Recorder).
+// bound to the old Recorder). The Recorder streams `rollout status`, as
+// the page's does: the solution's `kubectl rollout status` still waits for
+// the rollout and prints its last line, as the CLI does.
 func TestLinesPlayerRunsTheSolution(t *testing.T) {
 	sc, err := scenario.Parse("t.txtar", []byte(testExercise))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := engine.NewRecorder(sc.Options())
+	o := sc.Options()
+	o.StreamRolloutStatus = true
+	rec := engine.NewRecorder(o)
 	if res := scenario.NewPlayer(sc, rec).Setup(); !res.OK() {
 		t.Fatalf("setup: %v", res.Failures)
 	}
@@ -95,10 +100,11 @@ func TestLinesPlayerRunsTheSolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := p.PlayStep(0)
-	// rollout status streams on the page's Recorder only (StreamRolloutStatus);
-	// this Recorder blocks as the CLI does
 	if !res.OK() {
 		t.Fatalf("solution: %v", res.Failures)
+	}
+	if e := res.Entries[len(res.Entries)-1]; e.Command != "kubectl rollout status ds/b" || !strings.HasSuffix(e.Stdout, "daemon set \"b\" successfully rolled out\n") || res.Watch != nil {
+		t.Errorf("rollout status on the streaming Recorder: %+v (watch %v)", e, res.Watch)
 	}
 	if g := sc.CheckGoal(rec.Live()); !g.OK {
 		t.Errorf("the goal after the solution: %+v", g.Failed())

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -199,8 +200,10 @@ func (a *app) importFile(file js.Value) {
 }
 
 // importText imports a file's text: a scenario (.txtar, or text with a
-// `-- name --` file marker) is replayed on a new cluster; anything else is
-// YAML, applied from the editor. It returns "" or the error shown.
+// `-- name --` file marker) is replayed on a new cluster (the learner's is
+// set aside, see adopt); anything else is YAML, applied from the editor
+// (refused when it would take the cluster over maxReplayNodes nodes). It
+// returns "" or the error shown.
 func (a *app) importText(name, text string) string {
 	a.tl.leavePast()
 	if isScenario(name, text) {
@@ -209,6 +212,14 @@ func (a *app) importText(name, text string) string {
 			return err.Error()
 		}
 		return ""
+	}
+	// Count the Node documents before applying: thousands of nodes take
+	// the page's thread for seconds (9,000 flow-style nodes: 13 s).
+	c := a.rec.Live().Cluster
+	if n := countNodeDocs(c, text); n > 0 && c.NodeCount()+n > maxReplayNodes {
+		err := fmt.Errorf("it adds %s nodes to the cluster's %s; the playground runs at most %s nodes", thousands(n), thousands(c.NodeCount()), thousands(maxReplayNodes))
+		a.importFailed(name, err)
+		return err.Error()
 	}
 	if a.kc.editing() {
 		a.kc.finishEdit(true)
@@ -236,46 +247,123 @@ func isScenario(name, text string) bool {
 	return false
 }
 
-// loadScenario replays a scenario on a new cluster. It is replayed on a
-// scratch Recorder first: when that fails the page keeps its cluster and
-// the error (file:line, or the input) is returned.
+// loadScenario replays a scenario on a new cluster: on a scratch Recorder
+// first, within replayScenario's limits (wall-clock budget, node cap).
+// When that fails the page keeps its cluster and the error (file:line,
+// the input, or the limit and where it stopped) is returned; when it
+// works the scratch Recorder becomes the page's cluster (adopt), replayed
+// once.
 func (a *app) loadScenario(name string, data []byte) error {
 	o := scenarioOptions(name, data)
-	scratch := engine.NewRecorder(engine.Options{Seed: o.Seed, Empty: o.Empty, StreamRolloutStatus: true})
+	o.StreamRolloutStatus = true // as resetCluster makes the page's
+	scratch := engine.NewRecorder(o)
+	setCheckpoints(scratch)
 	start := time.Now()
 	if err := replayScenario(scratch, name, data); err != nil {
 		return err
 	}
-	if err := a.resetCluster(o); err != nil {
+	if err := a.adopt(scratch, name); err != nil {
 		return err
 	}
-	if err := a.replayInto(name, data); err != nil {
-		return err // cannot happen: the scratch replay of the same data succeeded
-	}
-	a.tl.redrawView()
-	a.tl.draw(true)
-	a.view.render(true)
-	global.Get("console").Call("info", fmt.Sprintf("DaemonSet Playground: replayed %s in %v (twice)", name, time.Since(start).Round(time.Millisecond)))
+	a.showReplayed(name)
+	global.Get("console").Call("info", fmt.Sprintf("DaemonSet Playground: replayed %s in %v", name, time.Since(start).Round(time.Millisecond)))
 	return nil
 }
 
-// replayInto replays a scenario on the page's (new) cluster and shows what
-// it left: the editor gets the file manifest.yaml's last text (the editor's
-// text when the session was exported), the console says what was replayed.
-func (a *app) replayInto(name string, data []byte) error {
-	if err := replayScenario(a.rec, name, data); err != nil {
-		return err
+// errImportCancelled: the learner declined to replace their cluster.
+var errImportCancelled = errors.New("cancelled: your cluster was kept")
+
+// adopt makes rec (a replayed scratch Recorder) the page's cluster, as
+// resetCluster would a new one (installRecorder, then resetHooks: a lesson
+// or exercise shown ends). The learner's own cluster is not lost: it is
+// set aside as opening a lesson sets it aside (lessonsUI.stash, when it
+// holds any action of theirs and is not a lesson's), and the console
+// offers "Restore my cluster" (lessonsUI.restoreStash; the lessons
+// gallery and panel offer it too). A page without the lessons UI asks
+// first (window.confirm) instead.
+func (a *app) adopt(rec *engine.Recorder, name string) error {
+	if a.view == nil || a.tl == nil || a.kc == nil || a.ed == nil {
+		return errNoPage
 	}
+	var stashed *engine.Recorder
+	if u := lessons; u != nil {
+		if u.rec != a.rec && u.hasWork(a.rec) {
+			u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
+			stashed = a.rec
+		}
+	} else if (*lessonsUI)(nil).hasWork(a.rec) && !global.Call("confirm", fmt.Sprintf("Open %s? It replaces your cluster (t = %s).", name, formatElapsed(a.rec.Live().Elapsed()))).Bool() {
+		return errImportCancelled
+	}
+	a.installRecorder(rec)
+	for _, h := range resetHooks {
+		h(a)
+	}
+	if stashed != nil {
+		a.offerRestore(stashed, name)
+	}
+	return nil
+}
+
+// offerRestore says in the console that the learner's cluster was set
+// aside for name, with a "Restore my cluster" button.
+func (a *app) offerRestore(stashed *engine.Recorder, name string) {
+	n := el("div", "note restore-note")
+	n.Call("appendChild", document.Call("createTextNode", fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)))
+	b := textEl("button", "ctl restore-own", "Restore my cluster")
+	b.Set("type", "button")
+	b.Set("id", "import-restore")
+	n.Call("appendChild", b)
+	a.kc.push(n)
+	a.listen(dom.WrapElement(b), "click", func(dom.Event) {
+		b.Set("disabled", true)
+		if lessons == nil || lessons.stash != stashed {
+			a.kc.note("That cluster is no longer set aside (it was restored, or another cluster was set aside since).\n")
+			return
+		}
+		lessons.restoreStash()
+	})
+}
+
+// showReplayed shows what a replay left on the page: the views redrawn,
+// the editor with the file manifest.yaml's last text (the editor's text
+// when the session was exported), a console note.
+func (a *app) showReplayed(name string) {
 	if text, ok := a.rec.Live().Files[manifestFile]; ok {
 		a.ed.setText(text)
 	}
 	a.kc.note(fmt.Sprintf("Replayed %s: %s, now at t=%s.\n", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())))
+	a.tl.redrawView()
+	a.tl.draw(true)
+	a.view.render(true)
+}
+
+// replayInto replays a scenario on the page's (new) cluster, within
+// replayScenario's limits, and shows what it left (showReplayed): a share
+// link in the URL at load, and Reset after it.
+func (a *app) replayInto(name string, data []byte) error {
+	if err := replayScenario(a.rec, name, data); err != nil {
+		return err
+	}
+	a.showReplayed(name)
 	return nil
 }
 
-// importFailed shows an import's error under the editor and in the console.
+// importFailed shows an import's error under the editor and in the
+// console: a replay stopped by a limit "could not be replayed", other
+// errors "could not import".
 func (a *app) importFailed(name string, err error) {
 	msg := fmt.Sprintf("Could not import %s: %v. The cluster is unchanged.", name, err)
+	var stop *replayStopError
+	if errors.As(err, &stop) {
+		what := "The file " + name
+		if strings.HasPrefix(name, "the ") {
+			what = "T" + name[1:]
+		}
+		msg = fmt.Sprintf("%s could not be replayed: %v. Your cluster is unchanged.", what, err)
+	}
+	if errors.Is(err, errImportCancelled) {
+		msg = fmt.Sprintf("Did not open %s: your cluster was kept.", name)
+	}
 	a.ed.showError(msg)
 	a.kc.note(msg + "\n")
 }

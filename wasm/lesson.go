@@ -361,7 +361,7 @@ func (u *lessonsUI) stashText() string {
 			n++
 		}
 	}
-	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson opened.", formatElapsed(u.stash.Live().Elapsed()), plural(n, "action"))
+	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson, an exercise or an imported scenario opened.", formatElapsed(u.stash.Live().Elapsed()), plural(n, "action"))
 }
 
 // progressText is the gallery's line of progress for an item.
@@ -428,6 +428,7 @@ func (u *lessonsUI) begin(it *courseItem) error {
 		u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
 	}
 	u.closeRun()
+	u.clearStatus() // the last item's status is not this one's (goalcheck.go)
 	if err := u.reset(it); err != nil {
 		return err
 	}
@@ -436,24 +437,19 @@ func (u *lessonsUI) begin(it *courseItem) error {
 }
 
 // reset starts a new cluster for it (resetCluster) with the scenario's
-// options. A lesson's cluster keeps `kubectl rollout status` blocking, as
-// the headless runner and the CLI have it: the page's streaming status
-// returns at once, and the lessons' assertions on its last line (and
-// `! kubectl rollout status --timeout=...`) are written for the blocking
-// command. An exercise's cluster streams, as the page's own does: the
-// learner's rollout status then lets the frame observe the `always`
-// rules while the rollout runs.
+// options. Its `kubectl rollout status` streams, as the page's own does
+// (the learner's status prints as the rollout goes, and an exercise's
+// frame observes the `always` rules meanwhile); the Player gives the
+// scenario's own `kubectl rollout status` lines the blocking command's
+// output and exit code (engine/scenario: it waits in one-second steps).
 func (u *lessonsUI) reset(it *courseItem) error {
-	a := u.a
-	if a.view == nil || a.tl == nil || a.kc == nil || a.ed == nil {
-		return errNoPage
-	}
-	o := it.sc.Options()
-	o.StreamRolloutStatus = it.exercise()
 	u.resetting = true
-	a.resetTo(o)
+	err := u.a.resetCluster(it.sc.Options())
 	u.resetting = false
-	u.rec = a.rec
+	if err != nil {
+		return err
+	}
+	u.rec = u.a.rec
 	return nil
 }
 
@@ -485,7 +481,7 @@ func (u *lessonsUI) restoreStash() {
 	u.close()
 	a.installRecorder(st)
 	a.ed.setText(text)
-	a.kc.note("Your own cluster is back, as it was when the lesson opened (its console output is not).\n")
+	a.kc.note("Your own cluster is back, as it was when it was put aside (its console output is not).\n")
 	u.rec = nil
 }
 
@@ -819,8 +815,9 @@ func sameCommand(line, cmd string) bool {
 }
 
 // play runs work in a goroutine that yields to the browser first (so the
-// busy state paints) and may yield again while it works; the controls
-// are disabled and the clock paused meanwhile, then given back.
+// busy state paints) and may yield again while it works (a Player's
+// OnTick set by ticking); the controls are disabled and the clock paused
+// meanwhile, then given back.
 func (u *lessonsUI) play(label string, work func()) {
 	if u.busy {
 		return
@@ -843,6 +840,88 @@ func (u *lessonsUI) play(label string, work func()) {
 		time.Sleep(16 * time.Millisecond)
 		work()
 	}()
+}
+
+// stepYieldMs is about the wall time a step plays between two yields to
+// the browser (ticking): with the frame's drawing it keeps a frame near
+// 16 ms.
+const stepYieldMs = 10
+
+// ticking makes p yield to the browser while it plays, from u.play's
+// goroutine (never from a JS callback: waiting there would deadlock):
+// after every command and virtual second (Player.OnTick), once about
+// stepYieldMs of wall time went by, it waits for the next animation frame
+// (yieldFrame), in which the frame loop draws the cluster as it is then
+// (the clock, the pods) and the browser answers input. The step stops
+// (a failure, see Player.OnTick) when alive turns false meanwhile (the
+// lesson closed, the cluster reset). A console watch (`kubectl get -w` of
+// an earlier step) is held back from the frame loop meanwhile: the Player
+// polls it into the step's entries, as the transcript has it. The
+// returned func removes the hook and gives the watch back (the next
+// frame's poll ends it if the step stopped it).
+func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
+	kc := u.a.kc
+	held := kc.watch
+	kc.watch = nil
+	last := nowMs() // the start of the current chunk of work
+	chunk := func() { stepChunkMaxMs = max(stepChunkMaxMs, nowMs()-last) }
+	if stepYield {
+		p.OnTick = func(time.Duration) bool {
+			if nowMs()-last < stepBudgetMs {
+				return true
+			}
+			chunk()
+			yieldFrame()
+			last = nowMs()
+			return alive()
+		}
+	}
+	return func() {
+		chunk()
+		p.OnTick = nil
+		if kc.watch == nil {
+			kc.watch = held
+		}
+	}
+}
+
+// stepYield is false when a test measures steps played in one call
+// (dsplay.stepYieldForTest(false)): no OnTick, the page blocked for the
+// whole step, as before the Player had the hook. stepChunkMaxMs is the
+// longest wall time (ms) a step played without yielding since
+// dsplay.stepYieldForTest last returned it.
+// stepBudgetMs is the wall time between yields (stepYieldMs; a test may
+// set it lower to see more frames while a short step plays).
+var (
+	stepYield      = true
+	stepChunkMaxMs float64
+	stepBudgetMs   = float64(stepYieldMs)
+)
+
+// yieldFrame blocks the calling goroutine (not a JS callback) until the
+// next animation frame, or 50 ms when no frame comes (a background tab,
+// a headless browser drawing rarely); meanwhile the Go program is idle and the browser runs its event
+// loop.
+func yieldFrame() {
+	ch := make(chan struct{})
+	var raf, to js.Func
+	var rafID, toID js.Value
+	done := false
+	finish := func(js.Value, []js.Value) any {
+		if !done {
+			done = true
+			global.Call("cancelAnimationFrame", rafID)
+			global.Call("clearTimeout", toID)
+			raf.Release()
+			to.Release()
+			close(ch)
+		}
+		return nil
+	}
+	raf, to = js.FuncOf(finish), js.FuncOf(finish)
+	rafID = global.Call("requestAnimationFrame", raf)
+	toID = global.Call("setTimeout", to, 50)
+	<-ch
 }
 
 // setBusy disables the panel's controls and the inputs that would change
@@ -909,7 +988,7 @@ func (a *app) openLesson(id string) error {
 	}
 	a.view.render(false)
 	u.drawLesson()
-	u.title.Call("focus")
+	focusPanel(u.title) // not embedded before the reader works there (goalcheck.go)
 	return nil
 }
 
@@ -949,7 +1028,10 @@ func (u *lessonsUI) nextStep() {
 		// the learner acted, or rewound the timeline ("Continue from here")
 		ins := u.a.rec.Inputs()
 		touched := l.player == nil || len(ins) < l.after || learnerActed(ins, l.after)
+		rec := u.a.rec
+		untick := u.ticking(player, func() bool { return u.lesson == l && u.a.rec == rec })
 		res := player.PlayStep(first)
+		untick()
 		if u.lesson != l {
 			return // closed meanwhile
 		}
@@ -1021,16 +1103,22 @@ func (u *lessonsUI) replayTo(target int) {
 		}
 		l.player = scenario.NewPlayer(l.item.sc, a.rec)
 		l.failures, l.touched = map[int][]string{}, map[int]bool{}
+		rec := a.rec
+		alive := func() bool { return u.lesson == l && u.a.rec == rec }
 		for i := 0; i <= target; i++ {
+			if !alive() {
+				return // closed or reset meanwhile
+			}
 			from := len(a.rec.Inputs())
+			untick := u.ticking(l.player, alive)
 			res := l.player.PlayStep(i)
+			untick()
 			u.echoEntries(res, from)
 			u.showFile(l.item.sc, l.steps[i].Commands)
 			if len(res.Failures) > 0 {
 				l.failures[i] = res.Failures
 			}
 			a.view.render(false)
-			time.Sleep(0) // let the browser breathe between steps
 		}
 		l.after = len(a.rec.Inputs())
 		l.shown = target
@@ -1086,7 +1174,7 @@ func (u *lessonsUI) drawLesson() {
 				renderMarkdown(u.body, t)
 			}
 		}
-		u.body.Call("appendChild", textEl("p", "lesson-hint", "Next plays the first step: its commands run in the console below and on the timeline, and the cluster shows what they do."))
+		u.body.Call("appendChild", textEl("p", "lesson-hint", "Next plays the first step: its commands run in the kubectl console and on the timeline, and the cluster shows what they do."))
 	case l.shown > n:
 		prog.Set("textContent", fmt.Sprintf("%s · finished", plural(n, "step")))
 		bar.Set("value", n)
@@ -1170,15 +1258,15 @@ func (u *lessonsUI) drawLesson() {
 	case l.shown > n:
 		u.announce("Lesson finished.")
 	default:
-		u.announce(fmt.Sprintf("Step %d of %d: %s.", l.shown, n, l.steps[l.shown].Title))
+		u.announce(sentence(fmt.Sprintf("Step %d of %d: %s", l.shown, n, l.steps[l.shown].Title)))
 	}
 	// The focus stays on Next (the same place) while stepping through;
 	// at the end it goes to the heading.
 	if l.shown > n {
 		head.Set("tabIndex", -1)
-		head.Call("focus")
+		focusPanel(head)
 	} else if u.pane.Call("contains", document.Get("activeElement")).Bool() || document.Get("activeElement").Equal(document.Get("body")) {
-		next.Call("focus")
+		focusPanel(next)
 	}
 }
 
@@ -1293,6 +1381,20 @@ func (u *lessonsUI) hooks() {
 		}
 		u.prevStep()
 		return ""
+	}))
+	// stepYieldForTest(on, budgetMs): steps yield to the browser while
+	// they play (true, the default) or play in one call; budgetMs (default
+	// stepYieldMs) is the work between yields. Returns the longest time
+	// (ms) a step ran without yielding since the previous call.
+	o.Set("stepYieldForTest", a.hook("dsplay.stepYieldForTest", func(args []js.Value) any {
+		stepYield = len(args) == 0 || args[0].Truthy()
+		stepBudgetMs = stepYieldMs
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			stepBudgetMs = args[1].Float()
+		}
+		ms := stepChunkMaxMs
+		stepChunkMaxMs = 0
+		return ms
 	}))
 	o.Set("closeLesson", a.hook("dsplay.closeLesson", func([]js.Value) any { u.close(); return nil }))
 	o.Set("progress", a.hook("dsplay.progress", func([]js.Value) any {

@@ -509,6 +509,7 @@ func urlParam(name string) bool {
 //	dsplay.checkExercise() -> exerciseState() after checking the goal now
 //	dsplay.showHint() -> the next hint, or "" when none is left
 //	dsplay.progress() -> {exercises: {ID: {solved, hints, solution}}, lessons: {ID: {done, step}}} (gallery.go)
+//	dsplay.stepYieldForTest(on, budgetMs) -> ms: lesson steps yield to the browser (true) or play in one call; the longest run without yielding since the last call
 //
 // URL parameters the page reads (in its query string):
 //

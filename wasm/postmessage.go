@@ -46,6 +46,14 @@ const messageSource = "dsplay-playground"
 // maxStepSeconds caps one dsplay:step (a long step freezes the page).
 const maxStepSeconds = 3600
 
+// minStepSeconds is the shortest dsplay:step (1 ms, the share log's unit:
+// a shorter one would move the clock by nothing).
+const minStepSeconds = 0.001
+
+// stepSecondsOK reports whether a dsplay:step's seconds are taken: from
+// minStepSeconds to maxStepSeconds (NaN and ±Inf are not).
+func stepSecondsOK(s float64) bool { return s >= minStepSeconds && s <= maxStepSeconds }
+
 // maxDecisionBatch caps the decisions one dsplay:decisions event carries
 // (the newest; "skipped" counts the rest).
 const maxDecisionBatch = 500
@@ -65,6 +73,8 @@ type postMessenger struct {
 	// sentH, sentW are the last size posted (-1: none yet).
 	watching     bool
 	sentH, sentW int
+	// sizeAt is when the content was last measured (performance.now ms).
+	sizeAt float64
 }
 
 // pm is the page's postMessenger (set by initPostMessage).
@@ -214,7 +224,11 @@ func (p *postMessenger) receive(ev js.Value) {
 	}
 	origin := ev.Get("origin").String()
 	if !allowed(origin) {
-		global.Get("console").Call("warn", fmt.Sprintf("DaemonSet Playground: ignored %s from origin %s (not allowed: add origin=%s to the iframe's URL)", typ.String(), origin, origin))
+		msg := fmt.Sprintf("DaemonSet Playground: ignored %s from origin %s (not allowed: add origin=%s to the iframe's URL)", typ.String(), origin, origin)
+		if len(emb.badOrigins) > 0 {
+			msg += fmt.Sprintf("; origin= values that are not origins, ignored: %s", strings.Join(emb.badOrigins, ", "))
+		}
+		global.Get("console").Call("warn", msg)
 		return
 	}
 	src := ev.Get("source")
@@ -298,8 +312,8 @@ func (p *postMessenger) handle(typ string, data js.Value) map[string]any {
 	case "dsplay:step":
 		secs := 1.0
 		if v := data.Get("seconds"); !v.IsUndefined() {
-			if v.Type() != js.TypeNumber || v.Float() <= 0 || v.Float() > maxStepSeconds {
-				return errReply(fmt.Errorf("dsplay:step wants {seconds: a number in (0, %d]}", maxStepSeconds))
+			if v.Type() != js.TypeNumber || !stepSecondsOK(v.Float()) {
+				return errReply(fmt.Errorf("dsplay:step wants {seconds: a number from %g to %d}", minStepSeconds, maxStepSeconds))
 			}
 			secs = v.Float()
 		}
@@ -408,20 +422,90 @@ func (p *postMessenger) state() map[string]any {
 
 // size posts {type: "dsplay:resize", height, width} when the content's
 // size changed since the last post (the first time the parent is known,
-// always): the document's
-// scroll height and width in CSS pixels, the iframe's own size when
-// everything fits, more when it overflows. Only in embed mode.
+// always), in CSS pixels: the frame's own size when everything fits,
+// more when a pane overflows (contentSize). Only in embed mode.
 func (p *postMessenger) size() {
 	if !p.watching || !p.ready || p.target == "" {
 		return
 	}
-	root := document.Get("documentElement")
-	h, w := root.Get("scrollHeight").Int(), root.Get("scrollWidth").Int()
+	p.sizeAt = nowMs()
+	h, w := contentSize()
 	if h == p.sentH && w == p.sentW {
 		return
 	}
 	p.sentH, p.sentW = h, w
 	p.post(map[string]any{"type": "dsplay:resize", "height": h, "width": w})
+}
+
+// sizeEveryMs is how often the animation frame measures the content: a
+// pane's content grows (pods, nodes, a lesson's next step) without the
+// document's size changing, so no ResizeObserver sees it.
+const sizeEveryMs = 300
+
+// paneScrollers are the boxes inside a pane that scroll a part of its
+// content the frame should grow to show (the logs, kubectl's and the
+// decisions', grow without end and keep scrolling: they are not counted).
+const paneScrollers = ".lesson-body, .nodes, .table-wrap, .rollout, .pending"
+
+// contentSize is the height the embed's content needs and its width. The
+// embed lays its panes out in the frame (each pane scrolls inside, the
+// document never overflows), so the document's scrollHeight is the frame's
+// height: to it is added what the panes hide, their own overflow and their
+// scrolling parts' (paneScrollers). Side by side (from 760 px wide) the
+// panes are as high as the frame: the largest overflow is added. Stacked,
+// the panes share the frame's height by their flex-grow weights (basis 0,
+// style.css), so the frame must grow until the pane that needs the most
+// for its weight gets it: with R the height shared out now (without
+// padding and borders), a pane of weight g among G that needs n gets
+// n <= g/G·R' when R' = max(R, n·G/g); the height needed is h + R' − R.
+func contentSize() (h, w int) {
+	root := document.Get("documentElement")
+	h, w = root.Get("scrollHeight").Int(), root.Get("scrollWidth").Int()
+	layout := document.Call("querySelector", ".layout")
+	if layout.IsNull() {
+		return h, w
+	}
+	row := global.Call("getComputedStyle", layout).Get("flexDirection").String() == "row"
+	type paneNeed struct{ grow, cur, need float64 }
+	var ps []paneNeed
+	extra, shared, weights := 0, 0.0, 0.0
+	panes := layout.Call("querySelectorAll", ".pane")
+	for i, n := 0, panes.Get("length").Int(); i < n; i++ {
+		pane := panes.Index(i)
+		if pane.Get("offsetParent").IsNull() { // not shown
+			continue
+		}
+		over := max(0, pane.Get("scrollHeight").Int()-pane.Get("clientHeight").Int())
+		inner := pane.Call("querySelectorAll", paneScrollers)
+		for j, m := 0, inner.Get("length").Int(); j < m; j++ {
+			e := inner.Index(j)
+			over += max(0, e.Get("scrollHeight").Int()-e.Get("clientHeight").Int())
+		}
+		if row {
+			extra = max(extra, over)
+			continue
+		}
+		cs := global.Call("getComputedStyle", pane)
+		px := func(prop string) float64 { return global.Call("parseFloat", cs.Call("getPropertyValue", prop)).Float() }
+		g := px("flex-grow")
+		if g <= 0 || cs.Get("flexBasis").String() == "auto" {
+			extra += over // a pane of its own height (the timeline alone) grows by its overflow
+			continue
+		}
+		pb := px("padding-top") + px("padding-bottom") + px("border-top-width") + px("border-bottom-width")
+		cur := pane.Get("offsetHeight").Float() - pb
+		ps = append(ps, paneNeed{g, cur, cur + float64(over)})
+		shared += cur
+		weights += g
+	}
+	if !row {
+		need := shared
+		for _, p := range ps {
+			need = max(need, p.need*weights/p.grow)
+		}
+		extra += int(need - shared + 0.999)
+	}
+	return h + extra, w
 }
 
 // frame posts the decisions made since the last post (called once per
@@ -430,6 +514,9 @@ func (p *postMessenger) frame() {
 	a := p.a
 	if a == nil || !p.ready || p.target == "" {
 		return
+	}
+	if p.watching && nowMs()-p.sizeAt >= sizeEveryMs {
+		p.size()
 	}
 	if p.rec != any(a.rec) {
 		p.rec, p.lastSeq = a.rec, 0 // a reset: the new cluster's decisions start over

@@ -784,22 +784,48 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 	if wk := b.String(); wk != c.whyKey {
 		c.whyKey = wk
 		clear(c.why)
+		// DaemonSets kept off the node for the same reason share one line
+		// ("no alpha, beta pod: taint ... is not tolerated"): a card stays
+		// short with several DaemonSets (the node panel lists each).
+		// data-ds then names them space-separated.
+		type whyLine struct {
+			missched            bool
+			reason              string
+			labels, names, keys []string
+		}
+		var lines []*whyLine
 		for _, d := range n.Daemons {
-			var li js.Value
-			label := v.dsLabel(dsNamespace(d), d.Name)
-			switch {
-			case d.Misscheduled:
-				li = el("li", "missched")
-				li.Set("textContent", label+" pod misscheduled: "+shortReason(d.Reason))
-			case d.Reason != "" && d.Pods == 0:
-				li = el("li", "")
-				li.Set("textContent", "no "+label+" pod: "+shortReason(d.Reason))
-			default:
+			missched := d.Misscheduled
+			if !missched && (d.Reason == "" || d.Pods != 0) {
 				continue
 			}
-			li.Get("dataset").Set("ds", d.Name)
-			li.Get("dataset").Set("dsKey", d.DaemonSet)
-			li.Set("title", d.Reason+"\n(click the node for every check)")
+			var w *whyLine
+			for _, l := range lines {
+				if l.missched == missched && l.reason == d.Reason {
+					w = l
+				}
+			}
+			if w == nil {
+				w = &whyLine{missched: missched, reason: d.Reason}
+				lines = append(lines, w)
+			}
+			w.labels = append(w.labels, v.dsLabel(dsNamespace(d), d.Name))
+			w.names = append(w.names, d.Name)
+			w.keys = append(w.keys, d.DaemonSet)
+		}
+		for _, w := range lines {
+			label := strings.Join(w.labels, ", ")
+			var li js.Value
+			if w.missched {
+				li = el("li", "missched")
+				li.Set("textContent", label+" pod misscheduled: "+shortReason(w.reason))
+			} else {
+				li = el("li", "")
+				li.Set("textContent", "no "+label+" pod: "+shortReason(w.reason))
+			}
+			li.Get("dataset").Set("ds", strings.Join(w.names, " "))
+			li.Get("dataset").Set("dsKey", strings.Join(w.keys, " "))
+			li.Set("title", w.reason+"\n(click the node for every check)")
 			c.why.Call("appendChild", li)
 		}
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/txtar"
+	"gopkg.in/yaml.v3"
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
@@ -183,12 +185,59 @@ func scenarioOptions(name string, data []byte) engine.Options {
 	return engine.Options{}
 }
 
+// replayWallBudget bounds the wall-clock time one replay of a share link
+// or an imported scenario may take (the page's main thread is busy all
+// along: a link whose `wait rollout --timeout=100000h` waits on an image
+// the registry lacks, or whose `advance 1000000h` restarts a crash-looping
+// pod, would otherwise freeze the tab for good). A var for the tests.
+var replayWallBudget = 10 * time.Second
+
+// maxReplayNodes bounds the nodes a replayed scenario may make, the
+// playground's largest cluster (5,000 nodes, as Kubernetes' own
+// scalability limit): it is checked before the replay where the scenario
+// says how many nodes it adds (`node add NAME{A..B}`, manifests' Node
+// documents), and after every input.
+const maxReplayNodes = 5000
+
+// replayStopError is a replay stopped by a limit (replayWallBudget or
+// maxReplayNodes). The Recorder replayed on holds a partial state: the
+// page drops it and keeps its own cluster.
+type replayStopError struct {
+	// Budget is the wall-clock budget that ran out (0: a node limit).
+	Budget time.Duration
+	// Nodes is the node count that went over maxReplayNodes.
+	Nodes int
+	// At is the command or input the replay stopped at, as written.
+	At string
+}
+
+func (e *replayStopError) Error() string {
+	if e.Budget > 0 {
+		return fmt.Sprintf("it ran longer than %g s (stopped at: %s)", e.Budget.Seconds(), e.At)
+	}
+	return fmt.Sprintf("it makes %d nodes, more than the playground's %s (stopped at: %s)", e.Nodes, thousands(maxReplayNodes), e.At)
+}
+
+// thousands formats n with comma thousands separators (5,000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // replayScenario runs a scenario's inputs on rec (a Recorder made with
-// scenarioOptions): the exact input log when the archive has one, else the
-// script through scenario.Replay. It stops at the first input that cannot
-// be replayed; the error names the file and line (the script's) or the
-// input.
+// scenarioOptions) within replayWallBudget and maxReplayNodes: the exact
+// input log when the archive has one, else the script (replayScript). It
+// stops at the first input that cannot be replayed; the error names the
+// file and line (the script's) or the input, or is a *replayStopError.
 func replayScenario(rec *engine.Recorder, name string, data []byte) error {
+	return replayUntil(rec, name, data, time.Now().Add(replayWallBudget))
+}
+
+// replayUntil is replayScenario with the wall-clock deadline given.
+func replayUntil(rec *engine.Recorder, name string, data []byte, deadline time.Time) error {
 	ar := txtar.Parse(data)
 	files := map[string]string{}
 	var log []byte
@@ -200,11 +249,7 @@ func replayScenario(rec *engine.Recorder, name string, data []byte) error {
 		files[f.Name] = string(f.Data)
 	}
 	if log == nil {
-		sc, err := scenario.Parse(name, data)
-		if err != nil {
-			return err
-		}
-		return scenario.Replay(rec, sc)
+		return replayScript(rec, name, data, deadline)
 	}
 	var lg shareLog
 	dec := json.NewDecoder(bytes.NewReader(log))
@@ -214,7 +259,24 @@ func replayScenario(rec *engine.Recorder, name string, data []byte) error {
 	if lg.V != shareLogVersion {
 		return fmt.Errorf("%s: %s: version %d, this page reads version %d", name, inputsFile, lg.V, shareLogVersion)
 	}
+	// Nodes the log adds, counted before anything runs (a node added
+	// twice, or removed, is counted each time: an upper bound).
+	nodes := rec.Live().Cluster.NodeCount()
+	for _, si := range lg.In {
+		switch si.K {
+		case engine.InputAddNode:
+			nodes++
+		case engine.InputApply:
+			nodes += countNodeDocs(nil, files[si.F])
+		}
+		if nodes > maxReplayNodes {
+			return &replayStopError{Nodes: nodes, At: describeInput(si)}
+		}
+	}
 	for i, si := range lg.In {
+		if time.Now().After(deadline) {
+			return &replayStopError{Budget: replayWallBudget, At: describeInput(si)}
+		}
 		in := engine.Input{Kind: si.K, Line: si.Line, Name: si.Name, Namespace: si.NS, Type: si.Type, Status: si.St, Ready: si.Rdy, Refs: si.Refs, Edit: si.Edit, D: time.Duration(si.Ms) * time.Millisecond}
 		if si.Node != nil {
 			in.Node = *si.Node
@@ -232,12 +294,265 @@ func replayScenario(rec *engine.Recorder, name string, data []byte) error {
 		if in.Kind == engine.InputFinishEdit && (in.Edit < 0 || in.Edit >= len(rec.Inputs())) {
 			return fmt.Errorf("%s: input %d saves an edit of input %d, which does not exist", name, i+1, in.Edit+1)
 		}
-		rec.Do(in)
+		if in.Kind == engine.InputAdvance {
+			if !advanceUntil(rec, in.D, deadline) {
+				return &replayStopError{Budget: replayWallBudget, At: describeInput(si)}
+			}
+		} else {
+			rec.Do(in)
+		}
+		if n := rec.Live().Cluster.NodeCount(); n > maxReplayNodes {
+			return &replayStopError{Nodes: n, At: describeInput(si)}
+		}
 	}
 	if got := rec.Live().Elapsed().Seconds(); fmt.Sprintf("%.3f", got) != fmt.Sprintf("%.3f", lg.At) {
 		return fmt.Errorf("%s: the replay reached t=%.3fs, the recording t=%.3fs (made by another version of the playground?)", name, got, lg.At)
 	}
 	return nil
+}
+
+// advanceUntil advances rec by d in chunks, so that the deadline is
+// checked between them: one second first, doubled while a chunk takes
+// under 20 ms of wall time (a quiet cluster crosses hours in a few
+// chunks; one restarting a crash-looping pod every few minutes stays in
+// short ones). The Recorder merges consecutive advances into one input
+// (Advance(a) then Advance(b) is Advance(a+b)), so the input log is the
+// one a single Advance(d) makes. It reports false when the deadline
+// passed before d was reached.
+func advanceUntil(rec *engine.Recorder, d time.Duration, deadline time.Time) bool {
+	chunk := time.Second
+	for left := d; left > 0; {
+		if time.Now().After(deadline) {
+			return false
+		}
+		s := min(chunk, left)
+		t0 := time.Now()
+		rec.Do(engine.Input{Kind: engine.InputAdvance, D: s})
+		left -= s
+		if time.Since(t0) < 20*time.Millisecond && chunk < time.Hour {
+			chunk *= 2
+		}
+	}
+	return true
+}
+
+// describeInput is an input of the log as the learner made it, for
+// "stopped at": the console line, or what the action did.
+func describeInput(si shareInput) string {
+	switch si.K {
+	case engine.InputRun:
+		return si.Line
+	case engine.InputAdvance:
+		return "advance " + formatElapsed(time.Duration(si.Ms)*time.Millisecond)
+	case engine.InputAddNode:
+		return "node add " + si.Name
+	case engine.InputApply:
+		return "apply " + si.Name
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s %s", si.K, si.Name))
+}
+
+// countNodeDocs counts the Node documents a manifest holds that name no
+// node of c (any node when c is nil): top-level documents of kind Node,
+// and the Node items of a `kind: List`, as manifest.Decode unpacks them.
+// It reads the YAML as nodes only (gopkg.in/yaml.v3), without decoding
+// and validating each object as manifest.Decode does (several times
+// slower); a manifest that does not parse counts what was read before
+// the error (its Apply fails anyway). Short texts are not read: under
+// nodeDocsMinBytes a manifest cannot hold 1,000 Node documents (each
+// takes at least about 45 bytes, the flow style `{kind: Node,
+// apiVersion: v1, metadata: {name: a}}`), so the cap is not near (unless
+// c has more than 4,000 nodes) and the time is saved.
+func countNodeDocs(c *cluster.Cluster, text string) int {
+	if len(text) < nodeDocsMinBytes && (c == nil || c.NodeCount() <= maxReplayNodes-nodeDocsMinBytes/45) {
+		return 0
+	}
+	n := 0
+	count := func(obj *yaml.Node) {
+		if obj.Kind != yaml.MappingNode || mapValue(obj, "kind") != "Node" {
+			return
+		}
+		name := ""
+		for i := 0; i+1 < len(obj.Content); i += 2 {
+			if obj.Content[i].Value == "metadata" && obj.Content[i+1].Kind == yaml.MappingNode {
+				name = mapValue(obj.Content[i+1], "name")
+			}
+		}
+		if c == nil || c.Node(name) == nil {
+			n++
+		}
+	}
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			return n // io.EOF, or a syntax error
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		top := doc.Content[0]
+		if top.Kind == yaml.MappingNode && mapValue(top, "kind") == "List" {
+			for i := 0; i+1 < len(top.Content); i += 2 {
+				if top.Content[i].Value == "items" && top.Content[i+1].Kind == yaml.SequenceNode {
+					for _, it := range top.Content[i+1].Content {
+						count(it)
+					}
+				}
+			}
+			continue
+		}
+		count(top)
+	}
+}
+
+// mapValue is the scalar value of key in a YAML mapping node ("" when
+// absent or not a scalar).
+func mapValue(m *yaml.Node, key string) string {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key && m.Content[i+1].Kind == yaml.ScalarNode {
+			return m.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+// nodeDocsMinBytes: see countNodeDocs.
+const nodeDocsMinBytes = 45 * 1000
+
+// replayScript replays a scenario without an input log (written by hand,
+// or by `dsplay`) with scenario.ReplayContext, stopping at the deadline
+// or once rec has more than maxReplayNodes nodes (stopCtx: checked before
+// each command and at every virtual second of its waits, kubectl's own
+// included). `node add NAME{A..B}` ranges and the Node documents of the
+// archive's files are counted before anything runs.
+func replayScript(rec *engine.Recorder, name string, data []byte, deadline time.Time) error {
+	sc, err := scenario.Parse(name, data)
+	if err != nil {
+		return err
+	}
+	n, at := scriptNodes(data, rec.Live().Cluster.NodeCount())
+	for f, text := range sc.Files {
+		if k := countNodeDocs(nil, text); k > 0 {
+			n += k
+			if n > maxReplayNodes {
+				at = firstNonEmpty(at, "kubectl apply -f "+f)
+			}
+		}
+	}
+	if n > maxReplayNodes {
+		return &replayStopError{Nodes: n, At: at}
+	}
+	ctx := &stopCtx{ch: make(chan struct{}), stop: func() *replayStopError {
+		if !time.Now().Before(deadline) {
+			return &replayStopError{Budget: replayWallBudget}
+		}
+		if n := rec.Live().Cluster.NodeCount(); n > maxReplayNodes {
+			return &replayStopError{Nodes: n}
+		}
+		return nil
+	}}
+	err = scenario.ReplayContext(ctx, rec, sc)
+	if ctx.why != nil {
+		var re *scenario.ReplayError
+		if errors.As(err, &re) {
+			ctx.why.At = stoppedAt(data, name, re.Failures)
+		}
+		return ctx.why
+	}
+	return err
+}
+
+// stopCtx is the context of a replay (replayScript): done once stop
+// returns an error, which it asks each time the replay checks Done or
+// Err. A context.WithDeadline would not do in the browser: its timer
+// fires from the Go scheduler, which never runs while the replay keeps
+// the only thread busy (measured under GOOS=js: a 100 ms deadline was
+// still not done after 2 s of work checking ctx.Err()).
+type stopCtx struct {
+	stop func() *replayStopError
+	ch   chan struct{}
+	why  *replayStopError
+}
+
+func (c *stopCtx) done() bool {
+	if c.why == nil {
+		if c.why = c.stop(); c.why != nil {
+			close(c.ch)
+		}
+	}
+	return c.why != nil
+}
+
+func (c *stopCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *stopCtx) Done() <-chan struct{}       { c.done(); return c.ch }
+func (c *stopCtx) Value(any) any               { return nil }
+
+// Err is context.DeadlineExceeded once the wall-clock budget ran out,
+// context.Canceled once the node limit was passed.
+func (c *stopCtx) Err() error {
+	switch {
+	case !c.done():
+		return nil
+	case c.why.Budget > 0:
+		return context.DeadlineExceeded
+	}
+	return context.Canceled
+}
+
+// stoppedAt is the script line a stopped replay stopped at: the line its
+// "stopped" failure names ("file:line: stopped: ..."), the last one.
+func stoppedAt(data []byte, name string, failures []string) string {
+	lines := strings.Split(string(txtar.Parse(data).Comment), "\n")
+	for i := len(failures) - 1; i >= 0; i-- {
+		rest, ok := strings.CutPrefix(failures[i], name+":")
+		if !ok || !strings.Contains(rest, "stopped") {
+			continue
+		}
+		num, _, _ := strings.Cut(rest, ":")
+		if n, err := strconv.Atoi(num); err == nil && n >= 1 && n <= len(lines) {
+			return strings.TrimSpace(lines[n-1])
+		}
+	}
+	return "the end"
+}
+
+// scriptNodes counts the nodes a cluster of n nodes has after a script's
+// `node add` lines (ranges expanded: worker-{1..500} adds 500), and the
+// line that takes it over maxReplayNodes, if one does.
+func scriptNodes(data []byte, n int) (total int, at string) {
+	for _, l := range strings.Split(string(txtar.Parse(data).Comment), "\n") {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "!" {
+			f = f[1:]
+		}
+		if len(f) < 3 || f[0] != "node" || f[1] != "add" {
+			continue
+		}
+		n += rangeSize(f[2])
+		if at == "" && n > maxReplayNodes {
+			at = strings.TrimSpace(l)
+		}
+	}
+	return n, at
+}
+
+// rangeSize is how many names a `node add` name with one {A..B} range
+// makes (1 without a range, or for a malformed one, which the scenario's
+// parser refuses).
+func rangeSize(name string) int {
+	open := strings.Index(name, "{")
+	close := strings.Index(name, "}")
+	if open < 0 || close < open {
+		return 1
+	}
+	a, b, ok := strings.Cut(name[open+1:close], "..")
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || to < from {
+		return 1
+	}
+	return to - from + 1
 }
 
 // knownInput reports whether k is an input kind this page can replay.

@@ -490,7 +490,7 @@ func (s *server) run(ctx context.Context, sc *scenario.Scenario) (RunResponse, i
 	if s.runContext != nil {
 		ctx, cancel = s.runContext(ctx)
 	} else {
-		ctx, cancel = context.WithTimeout(ctx, s.o.Timeout)
+		ctx, cancel = withPolledDeadline(ctx, time.Now().Add(s.o.Timeout), time.Now)
 	}
 	defer cancel()
 	if s.onRun != nil {
@@ -519,6 +519,50 @@ func (s *server) run(ctx context.Context, sc *scenario.Scenario) (RunResponse, i
 	out.Transcript = tr.buf.String()
 	return out, status
 }
+
+// polledDeadline is a context that is done once its parent is, or once
+// now() passes deadline — found out whenever Done or Err is called. A
+// context.WithTimeout deadline fires from a timer, and in a GOOS=js build
+// (the Cloudflare Worker runs this package as wasm) timers do not fire
+// while Go keeps the only thread busy: a run would never see its deadline.
+// scenario.RunContext asks Done between commands and at every virtual
+// step of a wait, so polling there is enough.
+type polledDeadline struct {
+	context.Context
+	deadline time.Time
+	now      func() time.Time
+	ch       chan struct{}
+	err      error
+}
+
+// withPolledDeadline returns a polledDeadline over parent and its cancel
+// function (which ends it with context.Canceled).
+func withPolledDeadline(parent context.Context, deadline time.Time, now func() time.Time) (context.Context, context.CancelFunc) {
+	c := &polledDeadline{Context: parent, deadline: deadline, now: now, ch: make(chan struct{})}
+	return c, func() { c.end(context.Canceled) }
+}
+
+func (c *polledDeadline) end(err error) {
+	if c.err == nil {
+		c.err = err
+		close(c.ch)
+	}
+}
+
+func (c *polledDeadline) poll() {
+	if c.err != nil {
+		return
+	}
+	if err := c.Context.Err(); err != nil {
+		c.end(err)
+	} else if !c.now().Before(c.deadline) {
+		c.end(context.DeadlineExceeded)
+	}
+}
+
+func (c *polledDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *polledDeadline) Done() <-chan struct{}       { c.poll(); return c.ch }
+func (c *polledDeadline) Err() error                  { c.poll(); return c.err }
 
 // nodeRange is the one {A..B} range a `node add` NAME may hold.
 var nodeRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)

@@ -655,3 +655,35 @@ func TestExamplesFitLimits(t *testing.T) {
 		}
 	}
 }
+
+// The run's deadline is found by asking the clock, not by a timer (timers
+// do not fire while a GOOS=js program is busy): Done closes once now()
+// passes the deadline, and a parent's cancellation passes through.
+func TestPolledDeadline(t *testing.T) {
+	now := time.Unix(1000, 0)
+	clock := func() time.Time { return now }
+	ctx, cancel := withPolledDeadline(context.Background(), now.Add(10*time.Second), clock)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+		t.Fatal("done before the deadline")
+	default:
+	}
+	now = now.Add(10 * time.Second)
+	select {
+	case <-ctx.Done():
+	default:
+		t.Fatal("not done at the deadline")
+	}
+	if ctx.Err() != context.DeadlineExceeded {
+		t.Errorf("Err = %v, want DeadlineExceeded", ctx.Err())
+	}
+
+	parent, stop := context.WithCancel(context.Background())
+	ctx2, cancel2 := withPolledDeadline(parent, now.Add(time.Hour), clock)
+	defer cancel2()
+	stop()
+	if ctx2.Err() != context.Canceled {
+		t.Errorf("after the parent's cancel: Err = %v, want Canceled", ctx2.Err())
+	}
+}

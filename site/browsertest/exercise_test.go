@@ -132,7 +132,9 @@ spec:
         image: busybox:1.36
         command: ["sleep", "infinity"]
 `)
-	for i := 0; i < 60 && !p.exerciseState().Solved; i++ {
+	// The rolling update replaces busybox `sleep` pods one node at a time;
+	// each ignores SIGTERM and is Terminating for its 30 s grace period.
+	for i := 0; i < 240 && !p.exerciseState().Solved; i++ {
 		eval[bool](p, `(document.getElementById("step").click(), true)`) // +1 s
 		p.frames(2)
 	}

@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -440,4 +441,132 @@ func TestLessonAfterContinueFromHere(t *testing.T) {
 		t.Errorf("error banner: %s", eval[string](p, `document.getElementById("fatal").textContent`))
 	}
 	p.checkConsole()
+}
+
+// longTaskProbe keeps in window.__gap.max the longest task (ms) the
+// page's main thread ran since the probe was (re)started, from the Long
+// Tasks API (tasks of 50 ms or more; 0: none that long): the longest time
+// the page could neither draw nor answer input.
+const longTaskProbe = `(() => {
+	if (window.__gap) { window.__gap.max = 0; return true; }
+	const g = window.__gap = {max: 0};
+	new PerformanceObserver(l => { for (const e of l.getEntries()) g.max = Math.max(g.max, e.duration); }).observe({type: "longtask"});
+	return true;
+})()`
+
+// busyClockProbe records, in every animation frame while the lesson panel
+// says a step plays (#lesson[data-busy=true]), the clock's text, in
+// window.__busyClocks: what the page drew in the middle of the step.
+const busyClockProbe = `(() => {
+	window.__busyClocks = [];
+	const f = () => {
+		if (document.getElementById("lesson").dataset.busy === "true") window.__busyClocks.push(document.getElementById("clock").textContent);
+		requestAnimationFrame(f);
+	};
+	requestAnimationFrame(f);
+	return true;
+})()`
+
+// Issue 6 follow-up: a lesson step that lets virtual time pass (lesson 06's
+// "The catch: hostPort": wait rollout, advance 30s, kubectl rollout status)
+// plays in chunks: while it plays the page keeps drawing (frames in the
+// middle of the step show clock values between its start and its end) and
+// answers the test's queries; the step ends as it does headless (no
+// failure). Without the chunks (one call for the whole step) no frame is
+// drawn between the start and the end.
+func TestLessonStepPlaysWhileThePageDraws(t *testing.T) {
+	p := open(t, "?paused")
+	if msg := eval[string](p, `dsplay.openLesson("06-maxsurge")`); msg != "" {
+		t.Fatal(msg)
+	}
+	for p.lessonState().StepTitle != "Percentages" {
+		if msg := eval[string](p, `dsplay.nextStep()`); msg != "" {
+			t.Fatalf("nextStep: %s", msg)
+		}
+		p.waitJS(`!dsplay.lessonState().busy`, "the step to play")
+		if st := p.lessonState(); st.Finished || len(st.Failures) > 0 {
+			t.Fatalf("lesson 06: %+v", st)
+		}
+	}
+	before := eval[string](p, `document.getElementById("clock").textContent`)
+	eval[bool](p, longTaskProbe)
+	eval[bool](p, busyClockProbe)
+	// the step is short on a fast machine (tens of ms): yield after every
+	// virtual second and command, so that headless Chromium, which draws
+	// rarely, still draws frames in the middle of it
+	eval[float64](p, `dsplay.stepYieldForTest(true, 0)`)
+	defer eval[float64](p, `dsplay.stepYieldForTest(true)`)
+	if msg := eval[string](p, `dsplay.nextStep()`); msg != "" {
+		t.Fatalf("nextStep: %s", msg)
+	}
+	answered := 0
+	for eval[bool](p, `dsplay.lessonState().busy`) {
+		answered++
+	}
+	st := p.lessonState()
+	if st.Busy || st.StepTitle != "The catch: hostPort" || len(st.Failures) > 0 {
+		t.Fatalf("after the step: %+v", st)
+	}
+	after := eval[string](p, `document.getElementById("clock").textContent`)
+	mid := map[string]bool{}
+	for _, c := range eval[[]string](p, `window.__busyClocks`) {
+		if c != before && c != after {
+			mid[c] = true
+		}
+	}
+	if len(mid) < 2 {
+		t.Errorf("frames drawn while the step played showed %v between %q and %q: want at least two clock values in between", mid, before, after)
+	}
+	t.Logf("%d queries answered and %d frames drawn while the step played, %d clock values in between; longest task %.0f ms",
+		answered, eval[int](p, `window.__busyClocks.length`), len(mid), eval[float64](p, `window.__gap.max`))
+	p.checkConsole()
+}
+
+// TestLessonStepBlockingTime measures, for every lesson step, the longest
+// time the page's Go code ran without yielding while the step played
+// (dsplay.stepYieldForTest's figure) and the longest task of the page's
+// main thread meanwhile (Long Tasks API: the step and what the page draws
+// after it), with the page yielding between chunks (the Player's OnTick)
+// and without (the whole step in one call): each on a new page, cold (the
+// first time the code runs, as a learner's first lesson; V8 tiers wasm up
+// as it runs), then warm (the lessons again). A measurement, not a
+// check: run with DSPLAY_MEASURE_STEPS=1 and -v.
+func TestLessonStepBlockingTime(t *testing.T) {
+	if os.Getenv("DSPLAY_MEASURE_STEPS") == "" {
+		t.Skip("set DSPLAY_MEASURE_STEPS=1 to measure")
+	}
+	for _, yield := range []bool{false, true} {
+		p := open(t, "?paused")
+		set := fmt.Sprintf(`dsplay.stepYieldForTest(%v)`, yield)
+		for _, pass := range []string{"cold", "warm"} {
+			eval[float64](p, set)
+			worst, worstAt, worstTask, worstTaskAt := 0.0, "", 0.0, ""
+			for _, it := range eval[[]lessonItem](p, `dsplay.lessons()`) {
+				if it.Kind != "lesson" {
+					continue
+				}
+				if msg := eval[string](p, fmt.Sprintf(`dsplay.openLesson(%q)`, it.ID)); msg != "" {
+					t.Fatalf("%s: %s", it.ID, msg)
+				}
+				for i := 1; i < 60 && !p.lessonState().Finished; i++ {
+					p.frames(2)
+					eval[bool](p, longTaskProbe)
+					eval[float64](p, set)
+					if msg := eval[string](p, `dsplay.nextStep()`); msg != "" {
+						t.Fatalf("%s: nextStep: %s", it.ID, msg)
+					}
+					p.waitJS(`!dsplay.lessonState().busy`, it.ID+": the step to play")
+					p.frames(2)
+					at := fmt.Sprintf("%s step %d", it.ID, i)
+					if g := eval[float64](p, set); g > worst {
+						worst, worstAt = g, at
+					}
+					if g := eval[float64](p, `window.__gap.max`); g > worstTask {
+						worstTask, worstTaskAt = g, at
+					}
+				}
+			}
+			t.Logf("yield=%v %s: longest run without yielding %.0f ms (%s); longest task %.0f ms (%s; 0: none of 50 ms or more)", yield, pass, worst, worstAt, worstTask, worstTaskAt)
+		}
+	}
 }
