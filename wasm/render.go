@@ -69,6 +69,10 @@ type view struct {
 	// multiNS is true when the DaemonSets live in more than one namespace:
 	// then every DaemonSet is named namespace/name (see dsLabel).
 	multiNS bool
+	// statusLags holds the DaemonSets ("namespace/name") whose status
+	// counts fewer misscheduled pods than the node verdicts show (see
+	// misschedStatusLags).
+	statusLags map[string]bool
 	// emptyNodes is the note shown in place of the node cards when the
 	// cluster has no node.
 	emptyNodes js.Value
@@ -243,6 +247,7 @@ func (v *view) render(force bool) {
 				v.multiNS = true
 			}
 		}
+		v.statusLags = misschedStatusLags(v.snap)
 		v.drawDaemonSets()
 		v.updateRevisions()
 		v.drawRollouts()
@@ -776,7 +781,7 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 	for _, d := range n.Daemons {
 		switch {
 		case d.Misscheduled:
-			fmt.Fprintf(&b, "m\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason)
+			fmt.Fprintf(&b, "m\x01%s\x01%s\x01%t\x01%t\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason, d.ShouldContinueRunning, v.statusLags[d.DaemonSet])
 		case d.Reason != "" && d.Pods == 0:
 			fmt.Fprintf(&b, "n\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason)
 		}
@@ -789,7 +794,7 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 		// short with several DaemonSets (the node panel lists each).
 		// data-ds then names them space-separated.
 		type whyLine struct {
-			missched            bool
+			missched, kept      bool
 			reason              string
 			labels, names, keys []string
 		}
@@ -799,14 +804,17 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			if !missched && (d.Reason == "" || d.Pods != 0) {
 				continue
 			}
+			// kept: a pod the controller keeps (shouldContinueRunning) that
+			// the DaemonSet's status does not count yet.
+			kept := missched && d.ShouldContinueRunning && v.statusLags[d.DaemonSet]
 			var w *whyLine
 			for _, l := range lines {
-				if l.missched == missched && l.reason == d.Reason {
+				if l.missched == missched && l.kept == kept && l.reason == d.Reason {
 					w = l
 				}
 			}
 			if w == nil {
-				w = &whyLine{missched: missched, reason: d.Reason}
+				w = &whyLine{missched: missched, kept: kept, reason: d.Reason}
 				lines = append(lines, w)
 			}
 			w.labels = append(w.labels, v.dsLabel(dsNamespace(d), d.Name))
@@ -816,10 +824,14 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 		for _, w := range lines {
 			label := strings.Join(w.labels, ", ")
 			var li js.Value
-			if w.missched {
+			switch {
+			case w.kept:
+				li = el("li", "missched kept")
+				li.Set("textContent", keptLine(label, w.reason))
+			case w.missched:
 				li = el("li", "missched")
 				li.Set("textContent", label+" pod misscheduled: "+shortReason(w.reason))
-			} else {
+			default:
 				li = el("li", "")
 				li.Set("textContent", "no "+label+" pod: "+shortReason(w.reason))
 			}
@@ -829,6 +841,51 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			c.why.Call("appendChild", li)
 		}
 	}
+}
+
+// misschedStatusLags returns the DaemonSets ("namespace/name") whose status
+// (numberMisscheduled, as the controller last wrote it) counts fewer
+// misscheduled pods than the nodes' current verdicts show. That happens after
+// a NoSchedule taint under a running daemon pod: nodeShouldRunDaemonPod now
+// says shouldRun=false, shouldContinueRunning=true, but syncNodeUpdate
+// (pkg/controller/daemon/daemon_controller.go, since v1.33) enqueues the
+// DaemonSet only when a pod must be created or deleted on the node, or when
+// it already counts misscheduled pods, so the status is recomputed
+// (updateDaemonSetStatus) only at the DaemonSet's next sync.
+func misschedStatusLags(snap engine.Snapshot) map[string]bool {
+	verdicts := map[string]int32{}
+	for _, n := range snap.Nodes {
+		for _, d := range n.Daemons {
+			if d.Misscheduled {
+				verdicts[d.DaemonSet]++
+			}
+		}
+	}
+	var lags map[string]bool
+	for _, ds := range snap.DaemonSets {
+		key := ds.Namespace + "/" + ds.Name
+		if verdicts[key] > ds.Misscheduled {
+			if lags == nil {
+				lags = map[string]bool{}
+			}
+			lags[key] = true
+		}
+	}
+	return lags
+}
+
+// keptLine is a node card's line for a daemon pod the controller would not
+// place on the node now but keeps (shouldContinueRunning), while the
+// DaemonSet's status does not count it as misscheduled yet: both are true,
+// the card is the verdict now, the status the one of the last sync.
+func keptLine(label, reason string) string {
+	why := shortReason(reason)
+	kept := "the pod is kept"
+	if strings.Contains(why, ":NoSchedule") {
+		kept = "the pod is kept (NoSchedule)"
+	}
+	return label + " would not run here now (" + why + "); " + kept +
+		" — the DaemonSet's status counts it at its next sync"
 }
 
 // dsLabel names a DaemonSet as the learner should read it: namespace/name
