@@ -49,8 +49,12 @@ type exerciseRun struct {
 	solved bool
 	// usedSolution: the solution's commands ran in this attempt.
 	usedSolution bool
-	violations   []scenario.Check
-	setupFails   []string
+	// shared: opened from a share link (attachExercise): the cluster
+	// holds someone else's work, so a goal reached is not recorded as
+	// solved in this browser's progress.
+	shared     bool
+	violations []scenario.Check
+	setupFails []string
 
 	hints int // hints shown in this attempt
 	// confirm: the "show the solution?" question is shown; solution: the
@@ -92,6 +96,42 @@ func (a *app) openExercise(id string) error {
 	u.showPane()
 	u.drawExercise()
 	focusPanel(u.title) // not embedded before the reader works there (goalcheck.go)
+	return nil
+}
+
+// attachExercise opens exercise id on the page's cluster as it is: a
+// share link's replay (shareContext), which already holds the setup and
+// the learner's actions, so the setup is not run again. The goal is
+// checked at once; the invariants are observed from now on.
+func (a *app) attachExercise(id string) error {
+	u := lessons
+	if u == nil {
+		return fmt.Errorf("this page has no lessons panel")
+	}
+	if u.busy {
+		return fmt.Errorf("a step is still playing")
+	}
+	it := u.find(id, scenario.KindExercise)
+	if it == nil {
+		return fmt.Errorf("no exercise %q", id)
+	}
+	if it.parse(); it.err != nil {
+		return it.err
+	}
+	u.closeRun()
+	u.clearStatus()
+	u.cur, u.rec = it, a.rec
+	x := &exerciseRun{item: it, shared: true} // no Player: the solution plays through linesPlayer
+	if p := u.prog.Exercises[it.id]; p != nil {
+		x.hints = min(p.Hints, len(it.meta.Hints))
+	}
+	x.inv = it.sc.Invariants()
+	x.inv.Observe(a.rec.Live())
+	u.ex = x
+	u.seen(x)
+	u.check()
+	u.showPane()
+	u.drawExercise()
 	return nil
 }
 
@@ -223,7 +263,9 @@ func (u *lessonsUI) check() {
 	was := x.solved
 	x.solved = x.goal.OK && len(x.violations) == 0 && len(x.setupFails) == 0
 	if x.solved && !was {
-		if !x.usedSolution {
+		if x.shared && !x.usedSolution {
+			u.say("The goal holds in this shared cluster ✓.")
+		} else if !x.usedSolution {
 			u.prog.exercise(x.item.id).Solved = true
 			u.save()
 			u.say("Solved ✓ — every check of the goal holds.")

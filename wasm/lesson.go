@@ -992,6 +992,37 @@ func (a *app) openLesson(id string) error {
 	return nil
 }
 
+// attachLesson opens lesson id at step on the page's cluster as it is (a
+// share link's replay, which already holds the steps played): nothing is
+// played; Next plays the following step's lines on it (linesPlayer), Back
+// replays the lesson on a new cluster.
+func (a *app) attachLesson(id string, step int) error {
+	u := lessons
+	if u == nil {
+		return fmt.Errorf("this page has no lessons panel")
+	}
+	if u.busy {
+		return fmt.Errorf("a step is still playing")
+	}
+	it := u.find(id, scenario.KindLesson)
+	if it == nil {
+		return fmt.Errorf("no lesson %q", id)
+	}
+	if it.parse(); it.err != nil {
+		return it.err
+	}
+	u.closeRun()
+	u.clearStatus()
+	u.cur, u.rec = it, a.rec
+	l := &lessonRun{item: it, steps: it.sc.Lesson(), failures: map[int][]string{}, touched: map[int]bool{}}
+	l.shown = max(0, min(step, len(l.steps)))
+	l.after = len(a.rec.Inputs())
+	u.lesson = l
+	u.showPane()
+	u.drawLesson()
+	return nil
+}
+
 // lastStep is the index of the lesson's last step.
 func (l *lessonRun) lastStep() int { return len(l.steps) - 1 }
 

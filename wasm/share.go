@@ -69,7 +69,34 @@ type shareLog struct {
 	Empty bool         `json:"empty,omitempty"`
 	At    float64      `json:"at"` // the live clock when exported, seconds (a check on replay)
 	In    []shareInput `json:"in"`
+	// Ctx is what the page had open when the state was shared (absent in
+	// links made before it was recorded: those open as before).
+	Ctx *shareContext `json:"ctx,omitempty"`
 }
+
+// shareContext is what a share link or an exported scenario records
+// besides the cluster: the exercise or lesson open (its file's ID; for a
+// lesson the step shown, 0 the introduction) and the editor's text (the
+// archive file Editor). Opening it (afterReplay) opens the exercise on
+// the replayed cluster, without running its setup again (the replay holds
+// it), and checks its goal; a lesson opens at that step.
+type shareContext struct {
+	Exercise string `json:"exercise,omitempty"`
+	Lesson   string `json:"lesson,omitempty"`
+	Step     int    `json:"step,omitempty"`
+	Editor   string `json:"editor,omitempty"`
+	// editorText is the editor's text (Editor's content).
+	editorText string
+}
+
+// shareContextFor returns what the page has open for rec (nil: nothing
+// recorded, as in the unit tests); afterReplay is called after a replay
+// of a scenario with a context succeeded, with the Recorder replayed on.
+// Both are set by shareHooks.
+var (
+	shareContextFor func(rec *engine.Recorder) *shareContext
+	afterReplay     func(rec *engine.Recorder, c shareContext)
+)
 
 // shareInput is one engine.Input, compactly: a manifest, file or edit text
 // is the archive file F (the file scenario.Export wrote with that text, or
@@ -94,9 +121,27 @@ type shareInput struct {
 // failed are marked, at the cost of one replay, so that `dsplay run` runs
 // it clean), plus inputsFile.
 func exportScenario(rec *engine.Recorder, title string, markFailures bool) []byte {
+	var ctx *shareContext
+	if shareContextFor != nil {
+		ctx = shareContextFor(rec)
+	}
+	return exportScenarioCtx(rec, title, markFailures, ctx)
+}
+
+// exportScenarioCtx is exportScenario with the page's context given (nil:
+// none): it is recorded in inputsFile (shareLog.Ctx, the editor's text as
+// an archive file) and named in the script's header comment.
+func exportScenarioCtx(rec *engine.Recorder, title string, markFailures bool, ctx *shareContext) []byte {
+	comment := []string{fmt.Sprintf("Exported by the DaemonSet Playground at t=%s of virtual time: `dsplay run FILE` runs it;", formatElapsed(rec.Live().Elapsed())), "the page's Import (or a share link) replays " + inputsFile + ", the exact input log."}
+	switch {
+	case ctx != nil && ctx.Exercise != "":
+		comment = append(comment, "exercise: "+ctx.Exercise)
+	case ctx != nil && ctx.Lesson != "":
+		comment = append(comment, fmt.Sprintf("lesson: %s step %d", ctx.Lesson, ctx.Step))
+	}
 	ar := txtar.Parse(scenario.Export(rec, scenario.ExportOptions{
 		Title:        firstNonEmpty(title, "DaemonSet Playground session"),
-		Comment:      []string{fmt.Sprintf("Exported by the DaemonSet Playground at t=%s of virtual time: `dsplay run FILE` runs it;", formatElapsed(rec.Live().Elapsed())), "the page's Import (or a share link) replays " + inputsFile + ", the exact input log."},
+		Comment:      comment,
 		MarkFailures: markFailures,
 	}))
 	o := rec.Options()
@@ -131,6 +176,16 @@ func exportScenario(rec *engine.Recorder, title string, markFailures bool) []byt
 			si.Node = &n
 		}
 		lg.In = append(lg.In, si)
+	}
+	if ctx != nil {
+		c := *ctx
+		c.Editor = ""
+		if ctx.editorText != "" {
+			c.Editor = fileFor(".dsplay/editor.yaml", ctx.editorText)
+		}
+		if c != (shareContext{}) {
+			lg.Ctx = &c
+		}
 	}
 	js, _ := json.Marshal(lg) // plain values only: cannot fail
 	ar.Files = append(ar.Files, txtar.File{Name: inputsFile, Data: append(js, '\n')})
@@ -307,6 +362,11 @@ func replayUntil(rec *engine.Recorder, name string, data []byte, deadline time.T
 	}
 	if got := rec.Live().Elapsed().Seconds(); fmt.Sprintf("%.3f", got) != fmt.Sprintf("%.3f", lg.At) {
 		return fmt.Errorf("%s: the replay reached t=%.3fs, the recording t=%.3fs (made by another version of the playground?)", name, got, lg.At)
+	}
+	if lg.Ctx != nil && afterReplay != nil {
+		c := *lg.Ctx
+		c.editorText = files[c.Editor]
+		afterReplay(rec, c)
 	}
 	return nil
 }
@@ -704,6 +764,33 @@ func (a *app) initShare() {
 // shareHooks adds window.dsplay.shareLink, exportScenario and importText
 // (in every mode).
 func (a *app) shareHooks() {
+	shareContextFor = func(rec *engine.Recorder) *shareContext {
+		if rec != a.rec || a.ed == nil {
+			return nil
+		}
+		return a.currentShareContext()
+	}
+	afterReplay = func(rec *engine.Recorder, c shareContext) {
+		// later: the replayed Recorder becomes the page's cluster (and its
+		// reset hooks close any panel, showReplayed sets the editor) after
+		// the replay returns. A microtask runs once the Go code running now
+		// returns to the browser, before any other task (a test's or the
+		// learner's) sees the page.
+		var f js.Func
+		f = js.FuncOf(func(js.Value, []js.Value) any {
+			f.Release()
+			defer a.recoverAt("share link context")
+			if a.rec == rec {
+				a.applyShareContext(c)
+			}
+			return nil
+		})
+		if global.Get("queueMicrotask").Truthy() {
+			global.Call("queueMicrotask", f)
+		} else {
+			global.Call("setTimeout", f, 0)
+		}
+	}
 	o := global.Get("dsplay")
 	if o.Truthy() {
 		// dsplay.shareLink() -> Promise of {url, fragmentBytes, scenarioBytes, tooLong}
@@ -737,6 +824,40 @@ func (a *app) shareHooks() {
 			}
 			return a.importText(args[0].String(), args[1].String())
 		}))
+	}
+}
+
+// currentShareContext is what the page has open: the exercise or lesson
+// shown on its cluster (a lesson with the step shown) and the editor's text.
+func (a *app) currentShareContext() *shareContext {
+	c := &shareContext{editorText: a.ed.ta.Get("value").String()}
+	if u := lessons; u != nil && u.cur != nil && u.rec == a.rec {
+		switch {
+		case u.ex != nil:
+			c.Exercise = u.ex.item.id
+		case u.lesson != nil:
+			c.Lesson, c.Step = u.lesson.item.id, u.lesson.shown
+		}
+	}
+	return c
+}
+
+// applyShareContext opens what a share link's context names on the
+// replayed cluster (attachExercise, attachLesson) and gives the editor its
+// text back; what cannot be opened is said in the console.
+func (a *app) applyShareContext(c shareContext) {
+	var err error
+	switch {
+	case c.Exercise != "":
+		err = a.attachExercise(c.Exercise)
+	case c.Lesson != "":
+		err = a.attachLesson(c.Lesson, c.Step)
+	}
+	if err != nil {
+		a.kc.note(fmt.Sprintf("The link was made with %s open, which this page cannot open: %v.\n", firstNonEmpty(c.Exercise, c.Lesson), err))
+	}
+	if c.Editor != "" {
+		a.ed.setText(c.editorText)
 	}
 }
 
