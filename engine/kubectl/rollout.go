@@ -259,7 +259,7 @@ func (inv *invocation) rolloutStatus(ds *api.DaemonSet, stream bool) error {
 				return nil
 			}
 		}
-		if !statusEqual(cur.Status, lastStatus) || cur.Generation != cur.Status.ObservedGeneration {
+		if !RolloutStatusEqual(cur.Status, lastStatus) || cur.Generation != cur.Status.ObservedGeneration {
 			lastStatus, lastChange = cur.Status, c.Now()
 		}
 		elapsed := c.Now().Sub(start)
@@ -348,8 +348,8 @@ func rolloutStatusWatch(env *Env, ds *api.DaemonSet, timeout time.Duration) *Wat
 	return w
 }
 
-// statusEqual compares the counts rollout status and the stuck bound look at.
-func statusEqual(a, b api.DaemonSetStatus) bool {
+// RolloutStatusEqual compares the counts rollout status and the stuck bound look at.
+func RolloutStatusEqual(a, b api.DaemonSetStatus) bool {
 	return a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.CurrentNumberScheduled == b.CurrentNumberScheduled &&
 		a.UpdatedNumberScheduled == b.UpdatedNumberScheduled && a.NumberAvailable == b.NumberAvailable &&
 		a.NumberReady == b.NumberReady && a.NumberMisscheduled == b.NumberMisscheduled && a.ObservedGeneration == b.ObservedGeneration

@@ -823,7 +823,7 @@ func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) boo
 		// RolloutStuckAfter counts from the last change of the status (or
 		// a generation not yet observed), as the blocking command does
 		if ds := sim.Cluster.DaemonSet(ns, name); ds != nil {
-			if first || !statusEqual(ds.Status, lastStatus) || ds.Generation != ds.Status.ObservedGeneration {
+			if first || !kubectl.RolloutStatusEqual(ds.Status, lastStatus) || ds.Generation != ds.Status.ObservedGeneration {
 				lastStatus, lastChange = ds.Status, now
 			}
 		}
@@ -863,13 +863,4 @@ func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) boo
 		r.tick()
 	}
 	return true
-}
-
-// statusEqual compares the status fields whose change counts as progress
-// for the blocking rollout status's stuck bound (as kubectl's rollout.go
-// statusEqual in this module).
-func statusEqual(a, b api.DaemonSetStatus) bool {
-	return a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.CurrentNumberScheduled == b.CurrentNumberScheduled &&
-		a.UpdatedNumberScheduled == b.UpdatedNumberScheduled && a.NumberAvailable == b.NumberAvailable &&
-		a.NumberReady == b.NumberReady && a.NumberMisscheduled == b.NumberMisscheduled && a.ObservedGeneration == b.ObservedGeneration
 }

@@ -186,17 +186,17 @@ func (e *expectation) eval(c *cluster.Cluster) (bool, string) {
 		t := e.taint
 		for _, have := range n.Spec.Taints {
 			if have.Key == t.Key && have.Value == t.Value && have.Effect == t.Effect {
-				return true, fmt.Sprintf("%s has the taint %s", subj, taintString(t))
+				return true, fmt.Sprintf("%s has the taint %s", subj, t.ToString())
 			}
 		}
 		var have []string
 		for _, t := range n.Spec.Taints {
-			have = append(have, taintString(t))
+			have = append(have, t.ToString())
 		}
 		if len(have) == 0 {
-			return false, fmt.Sprintf("%s has no taint %s (it has no taints)", subj, taintString(t))
+			return false, fmt.Sprintf("%s has no taint %s (it has no taints)", subj, t.ToString())
 		}
-		return false, fmt.Sprintf("%s has no taint %s (it has %s)", subj, taintString(t), strings.Join(have, ", "))
+		return false, fmt.Sprintf("%s has no taint %s (it has %s)", subj, t.ToString(), strings.Join(have, ", "))
 	case "pod":
 		p := c.Pod(e.namespace, e.name)
 		if p == nil {
@@ -386,11 +386,4 @@ func images(cs []api.Container) string {
 		s = append(s, c.Image)
 	}
 	return strings.Join(s, ", ")
-}
-
-func taintString(t api.Taint) string {
-	if t.Value == "" {
-		return t.Key + ":" + t.Effect
-	}
-	return t.Key + "=" + t.Value + ":" + t.Effect
 }

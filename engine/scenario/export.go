@@ -317,7 +317,7 @@ func nodeAddArgs(name string, o cluster.NodeOptions) string {
 		fmt.Fprintf(&b, " --label %s=%s", k, o.Labels[k])
 	}
 	for _, t := range o.Taints {
-		fmt.Fprintf(&b, " --taint %s", taintString(t))
+		fmt.Fprintf(&b, " --taint %s", t.ToString())
 	}
 	if o.ControlPlane {
 		b.WriteString(" --control-plane")
