@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"os/exec"
 	"path"
@@ -51,11 +50,6 @@ func Static() fs.FS {
 	}
 	return sub
 }
-
-// Handler serves a built web root: it is web.New(root, web.Options{}), the
-// one handler of the site (see package site/web). Kept for callers of the
-// first version.
-func Handler(root fs.FS) http.Handler { return web.New(root, web.Options{}) }
 
 // BuildOptions tune BuildWith. The zero value is the release build.
 type BuildOptions struct {

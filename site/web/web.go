@@ -231,7 +231,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f, err := h.root.Open(serve)
 	if err != nil {
-		http.Error(w, "404 page not found", http.StatusNotFound)
+		fail(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	defer f.Close()
@@ -241,14 +241,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// whole; the largest file is the compressed wasm, a few MB.
 		b, err := io.ReadAll(f)
 		if err != nil {
-			http.Error(w, "500 "+err.Error(), http.StatusInternalServerError)
+			fail(w, "500 internal server error", http.StatusInternalServerError)
 			return
 		}
 		rs = bytes.NewReader(b)
 	}
 	tag, err := h.etag(name, serve, st, rs)
 	if err != nil {
-		http.Error(w, "500 "+err.Error(), http.StatusInternalServerError)
+		fail(w, "500 internal server error", http.StatusInternalServerError)
 		return
 	}
 	hd.Set("ETag", tag)
@@ -377,4 +377,16 @@ func preferred(accept string) []struct{ name, suffix string } {
 		out[0], out[1] = out[1], out[0]
 	}
 	return out
+}
+
+// fail answers an error after the file's headers were set: it drops the
+// ones that describe the file (its encoding, caching, ETag, size, CSP), as
+// net/http's serveError does, so a plain-text error is neither labelled br
+// nor cached for a year as an immutable asset.
+func fail(w http.ResponseWriter, msg string, code int) {
+	h := w.Header()
+	for _, k := range []string{"Cache-Control", "Content-Encoding", "ETag", "X-Uncompressed-Length", "Content-Security-Policy", "Last-Modified"} {
+		h.Del(k)
+	}
+	http.Error(w, msg, code)
 }

@@ -13,8 +13,8 @@
 //	                   with the library, v0.33.0: `go tool workers-assets-gen`)
 //
 // wrangler.toml and workerd.capnp in site/worker refer to these paths
-// relative to site/worker; Build copies workerd.capnp next to a directory
-// elsewhere (the test) so the same config serves it.
+// relative to site/worker; the Worker test copies workerd.capnp next to a
+// build directory elsewhere so the same config serves it.
 package workerbuild
 
 import (
