@@ -200,7 +200,10 @@ func (u *lessonsUI) frame() {
 	sim := a.rec.Live()
 	n, rv, at := len(a.rec.Inputs()), sim.Cluster.ResourceVersion(), sim.Elapsed()
 	now := nowMs()
-	changed := rv != x.rv || at != x.at
+	// Only a write to the cluster can change what the goal and the rules
+	// read (node heartbeats are derived at display time, not stored), so
+	// a settled cluster is not re-checked while the clock runs.
+	changed := rv != x.rv
 	if changed {
 		x.catchUp(a, at)
 		x.inv.Observe(sim)
@@ -214,8 +217,10 @@ func (u *lessonsUI) frame() {
 	switch {
 	case n != x.inputs:
 		x.dueAt = now + checkDelayMs
-	case changed && x.dueAt == 0 && now-x.checkAt >= recheckMs:
-		x.dueAt = now
+	case changed && x.dueAt == 0:
+		// at most one check per recheckMs, but a change is always checked
+		// (a settled cluster makes no later change to trigger it)
+		x.dueAt = max(now, x.checkAt+recheckMs)
 	}
 	x.inputs, x.rv, x.at = n, rv, at
 	if x.dueAt > 0 && now >= x.dueAt {

@@ -65,15 +65,10 @@ func mergeGoalChecks(g scenario.GoalResult) scenario.GoalResult {
 }
 
 // isKubectlCheck reports whether c is a goal's kubectl command line.
-func isKubectlCheck(c scenario.Check) bool {
-	return strings.HasPrefix(strings.TrimPrefix(c.Text, "! "), "kubectl ")
-}
+func isKubectlCheck(c scenario.Check) bool { return isKubectl(c.Text) }
 
 // isOutputCheck reports whether c is a stdout/stderr assertion.
-func isOutputCheck(c scenario.Check) bool {
-	t := strings.TrimPrefix(c.Text, "! ")
-	return strings.HasPrefix(t, "stdout ") || strings.HasPrefix(t, "stderr ")
-}
+func isOutputCheck(c scenario.Check) bool { return isAssertion(c.Text) }
 
 // assertionLabel reads `[!] stdout|stderr [-count=N] 'RE'` as words:
 // "output matches RE", "output does not match RE", "error output matches

@@ -13,7 +13,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
@@ -433,12 +432,4 @@ func (a *app) initImportExport() {
 			a.importFailed("the share link", err)
 		}
 	})
-}
-
-// nodeTaintString is a taint as kubectl prints it (key=value:Effect).
-func nodeTaintString(t api.Taint) string {
-	if t.Value != "" {
-		return t.Key + "=" + t.Value + ":" + t.Effect
-	}
-	return t.Key + ":" + t.Effect
 }

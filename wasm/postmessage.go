@@ -406,7 +406,7 @@ func (p *postMessenger) state() map[string]any {
 		}
 		taints := []any{}
 		for _, t := range n.Spec.Taints {
-			taints = append(taints, nodeTaintString(t))
+			taints = append(taints, t.ToString())
 		}
 		nodes = append(nodes, map[string]any{"name": n.Name, "ready": ready, "unschedulable": n.Spec.Unschedulable, "taints": taints})
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"context"
 	"encoding/base64"
@@ -140,7 +141,7 @@ func exportScenarioCtx(rec *engine.Recorder, title string, markFailures bool, ct
 		comment = append(comment, fmt.Sprintf("lesson: %s step %d", ctx.Lesson, ctx.Step))
 	}
 	ar := txtar.Parse(scenario.Export(rec, scenario.ExportOptions{
-		Title:        firstNonEmpty(title, "DaemonSet Playground session"),
+		Title:        cmp.Or(title, "DaemonSet Playground session"),
 		Comment:      comment,
 		MarkFailures: markFailures,
 	}))
@@ -208,15 +209,6 @@ func archiveName(name string, used map[string]bool) string {
 			return c
 		}
 	}
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // scenarioOptions are the engine.Options a scenario file asks for: those
@@ -496,7 +488,7 @@ func replayScript(rec *engine.Recorder, name string, data []byte, deadline time.
 		if k := countNodeDocs(nil, text); k > 0 {
 			n += k
 			if n > maxReplayNodes {
-				at = firstNonEmpty(at, "kubectl apply -f "+f)
+				at = cmp.Or(at, "kubectl apply -f "+f)
 			}
 		}
 	}
@@ -854,7 +846,7 @@ func (a *app) applyShareContext(c shareContext) {
 		err = a.attachLesson(c.Lesson, c.Step)
 	}
 	if err != nil {
-		a.kc.note(fmt.Sprintf("The link was made with %s open, which this page cannot open: %v.\n", firstNonEmpty(c.Exercise, c.Lesson), err))
+		a.kc.note(fmt.Sprintf("The link was made with %s open, which this page cannot open: %v.\n", cmp.Or(c.Exercise, c.Lesson), err))
 	}
 	if c.Editor != "" {
 		a.ed.setText(c.editorText)
