@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
+)
+
+// sceneDS is the DaemonSet of the scene stories; strategy is spliced into
+// its spec.
+func sceneDS(strategy string) string {
+	return `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ds-demo}
+spec:
+  selector: {matchLabels: {app: ds-demo}}
+` + strategy + `  template:
+    metadata: {labels: {app: ds-demo}}
+    spec:
+      containers:
+      - {name: c, image: "nginx:1.23"}
+`
+}
+
+// sceneStory plays script on a fresh Simulation, one line at a time:
+// "apply FILE", "run KUBECTL", "advance DURATION", "node-add NODE",
+// "fail NODE", "delete POD-PREFIX@NODE", "budget". Virtual time moves in 500 ms frames, as the
+// page's would; after every command and frame the scene is diffed with
+// the previous one, and each transition printed.
+func sceneStory(t *testing.T, manifests map[string]string, script string) string {
+	t.Helper()
+	s := New(Options{})
+	var b strings.Builder
+	prev := s.Scene(s.Snapshot())
+	seq := s.Cluster.LastDecisionSeq()
+	diff := func() {
+		next := s.Scene(s.Snapshot())
+		for _, tr := range DiffScenes(prev, next, s.Decisions(seq)) {
+			obj := tr.Pod
+			if obj == "" {
+				obj = tr.DaemonSet
+			}
+			if obj == "" {
+				obj = "node/" + tr.Node
+			} else if tr.Node != "" {
+				obj += " @" + tr.Node
+			}
+			if tr.Taint != "" {
+				obj += " " + tr.Taint
+			}
+			how := "-"
+			if tr.Cause != nil {
+				how = tr.Cause.Component + " " + tr.Cause.Func
+			}
+			fmt.Fprintf(&b, "%7s %-14s %-34s %-40s %s\n", "+"+next.Elapsed.String(), tr.Kind, obj, how, tr.Caption)
+		}
+		prev, seq = next, s.Cluster.LastDecisionSeq()
+	}
+	for _, line := range strings.Split(strings.TrimSpace(script), "\n") {
+		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+		fmt.Fprintf(&b, "# %s\n", line)
+		switch verb {
+		case "apply":
+			if _, err := s.Apply(arg, manifests[arg]); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+		case "run":
+			if out := s.Run(arg); out.ExitCode != 0 {
+				t.Fatalf("%s: exit %d: %s", line, out.ExitCode, out.Stderr)
+			}
+		case "advance":
+			d, err := time.ParseDuration(arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for end := s.Elapsed() + d; s.Elapsed() < end; {
+				s.Advance(min(500*time.Millisecond, end-s.Elapsed()))
+				diff()
+			}
+			continue
+		case "node-add":
+			if err := s.AddNode(arg, cluster.NodeOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		case "fail":
+			if err := s.FailNode(arg); err != nil {
+				t.Fatal(err)
+			}
+		case "delete":
+			prefix, node, _ := strings.Cut(arg, "@")
+			name := ""
+			for _, n := range prev.Nodes {
+				for _, p := range n.Pods {
+					if n.Name == node && strings.HasPrefix(p.Name, prefix) && p.Stage != StageTerminating {
+						name = p.Name
+					}
+				}
+			}
+			if name == "" {
+				t.Fatalf("%s: no such pod", line)
+			}
+			s.Run("kubectl delete pod " + name + " --wait=false")
+		case "budget":
+			for _, d := range prev.DaemonSets {
+				var slots []string
+				for _, sl := range d.Slots {
+					u := ""
+					if sl.Updated {
+						u = "+"
+					}
+					slots = append(slots, sl.Node+"="+sl.State+u)
+				}
+				fmt.Fprintf(&b, "  budget %s r%d maxUnavailable=%d maxSurge=%d unavailable=%d [%s]\n", d.Key, d.UpdateRevision, d.MaxUnavailable, d.MaxSurge, d.Unavailable, strings.Join(slots, " "))
+			}
+			for _, n := range prev.Nodes {
+				var pods []string
+				for _, p := range n.Pods {
+					x := fmt.Sprintf("%s:%s:r%d", p.Name, p.Stage, p.Revision)
+					if p.Outdated {
+						x += ":outdated"
+					}
+					if p.Kept {
+						x += ":kept"
+					}
+					if p.Countdown > 0 {
+						x += fmt.Sprintf(":%s-left=%s", strings.ReplaceAll(p.CountdownOf, " ", "-"), p.Countdown)
+					}
+					pods = append(pods, x)
+				}
+				var taints []string
+				for _, tn := range n.Taints {
+					taints = append(taints, tn.Text)
+				}
+				fmt.Fprintf(&b, "  node %s ready=%v cordoned=%v taints=%v pods=%v\n", n.Name, n.Ready, n.Cordoned, taints, pods)
+			}
+			continue
+		default:
+			t.Fatalf("unknown line %q", line)
+		}
+		diff()
+	}
+	return b.String()
+}
+
+// TestSceneTransitionsGolden compares the stage's transitions for the
+// stories a learner watches with testdata/scene/NAME.golden (-update
+// rewrites them).
+func TestSceneTransitionsGolden(t *testing.T) {
+	manifests := map[string]string{
+		"rolling.yaml":  sceneDS("  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}\n"),
+		"surge.yaml":    sceneDS("  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 0, maxSurge: 1}}\n"),
+		"ondelete.yaml": sceneDS("  updateStrategy: {type: OnDelete}\n"),
+		"tolerate.yaml": strings.Replace(sceneDS(""), "    spec:\n", "    spec:\n      tolerations: [{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 20}]\n", 1),
+	}
+	cases := []struct{ name, script string }{
+		{"fill", `
+apply rolling.yaml
+advance 12s
+budget
+run kubectl cordon node-2
+run kubectl uncordon node-2
+node-add node-3
+advance 10s
+budget`},
+		{"taint", `
+apply rolling.yaml
+advance 12s
+run kubectl taint nodes node-1 k=v:NoSchedule
+advance 1s
+budget
+run kubectl taint nodes node-1 k=v:NoSchedule-
+run kubectl taint nodes node-2 k=v:NoExecute
+advance 3s
+budget
+run kubectl taint nodes node-2 k=v:NoExecute-
+advance 12s
+budget`},
+		{"toleration-seconds", `
+apply tolerate.yaml
+advance 12s
+run kubectl taint nodes node-1 k=v:NoExecute
+advance 5s
+budget
+advance 18s
+budget`},
+		{"rolling-maxunavailable", `
+apply rolling.yaml
+advance 12s
+run kubectl set image ds/ds-demo c=nginx:1.24
+budget
+advance 1s
+budget
+advance 30s
+budget`},
+		{"rolling-maxsurge", `
+apply surge.yaml
+advance 12s
+run kubectl set image ds/ds-demo c=nginx:1.24
+advance 3s
+budget
+advance 30s
+budget`},
+		{"ondelete", `
+apply ondelete.yaml
+advance 12s
+run kubectl set image ds/ds-demo c=nginx:1.24
+advance 2s
+budget
+delete ds-demo@node-1
+advance 15s
+budget`},
+		{"node-fail", `
+apply rolling.yaml
+advance 12s
+fail node-2
+advance 60s
+budget`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := sceneStory(t, manifests, c.script)
+			path := filepath.Join("testdata", "scene", c.name+".golden")
+			if updating() {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("transitions differ from %s (-update rewrites it):\n%s", path, got)
+			}
+		})
+	}
+}
