@@ -1,11 +1,30 @@
 // Package engine is the façade of the DaemonSet playground: one Simulation
-// holds the simulated cluster and its components (the DaemonSet controller,
-// the scheduler, the kubelets), and is all that wasm/, cmd/ and site/ talk to.
+// holds the simulated cluster and its components, and is all that wasm/,
+// cmd/ and site/ talk to.
 //
 // Data flow: YAML -> manifest.Decode -> objects + diagnostics -> store ->
-// (loop until quiet or the clock reaches its target: controller, scheduler,
-// kubelets) -> Snapshot + Decisions. Same inputs and seed give the same
-// results, byte for byte.
+// (loop until quiet or the clock reaches its target: node lifecycle, the
+// DaemonSet controller, the scheduler, the kubelets, taint eviction, the
+// pod GC, the garbage collector, in the order loop.go documents) ->
+// Snapshot + Decisions. Same inputs and seed give the same results, byte
+// for byte.
+//
+// Each component is the package named after the Kubernetes component it
+// mirrors, and they meet only through the store (engine/cluster):
+//
+//	engine/cluster           kube-apiserver and its storage
+//	engine/controller        pkg/controller/daemon (DaemonSet controller)
+//	engine/nodelifecycle     pkg/controller/nodelifecycle
+//	engine/tainteviction     pkg/controller/tainteviction
+//	engine/podgc             pkg/controller/podgc
+//	engine/garbagecollector  pkg/controller/garbagecollector
+//	engine/scheduler         kube-scheduler (pkg/scheduler)
+//	engine/kubelet           the kubelet (pkg/kubelet)
+//	engine/kubectl           kubectl (k8s.io/kubectl)
+//
+// engine/api and engine/schema hold the object model and the API schema,
+// engine/manifest decodes and validates YAML; imports_test.go pins which
+// package may import which.
 package engine
 
 import (

@@ -5,38 +5,63 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
+	"github.com/dsplayground/dsplay/engine/garbagecollector"
 	"github.com/dsplayground/dsplay/engine/kubelet"
+	"github.com/dsplayground/dsplay/engine/nodelifecycle"
+	"github.com/dsplayground/dsplay/engine/podgc"
 	"github.com/dsplayground/dsplay/engine/scheduler"
+	"github.com/dsplayground/dsplay/engine/tainteviction"
 )
 
-// components are the simulated control plane and node agents, run in a
-// fixed order on every pass: node lifecycle, DaemonSet controller,
-// scheduler, kubelets, taint eviction, pod GC, garbage collector. Each
-// writes to the store only when something really changes.
+// components are the simulated control plane and node agents. They never
+// call one another: each reads the store and writes to it, as the
+// components of a cluster meet only through the API server, and each
+// writes only when something really changes. Every pass runs them once, in
+// this fixed order:
+//
+//  1. node lifecycle (nodelifecycle): registers the nodes whose kubelet
+//     created a lease since the last pass, turns the nodes whose lease is no
+//     longer renewed Unknown after the grace period, and keeps the
+//     condition taints;
+//  2. the DaemonSet controller (controller): creates and deletes daemon
+//     pods for the nodes and taints it sees;
+//  3. the scheduler (scheduler): binds the pending pods;
+//  4. the kubelets (kubelet): run the bound pods, post node status, and
+//     create and renew their nodes' leases;
+//  5. taint eviction (tainteviction): deletes the pods that do not tolerate
+//     their node's NoExecute taints;
+//  6. the pod GC (podgc): deletes the pods of vanished and out-of-service
+//     nodes;
+//  7. the garbage collector (garbagecollector): deletes dependents whose
+//     owner is gone.
+//
+// Results depend on this order only through the store: for instance a
+// kubelet's NodeReady event follows node lifecycle's RegisteredNode because
+// node lifecycle, running first in the pass after the kubelet created the
+// lease, records it before the kubelet's next Sync.
 type components struct {
-	nodeLifecycle *kubelet.NodeLifecycle
+	nodeLifecycle *nodelifecycle.NodeLifecycle
 	daemonSets    *controller.DaemonSetsController
 	scheduler     *scheduler.Scheduler
 	kubelets      *kubelet.Kubelets
-	taintEviction *kubelet.TaintEviction
-	podGC         *kubelet.PodGC
-	gc            *kubelet.GarbageCollector
+	taintEviction *tainteviction.TaintEviction
+	podGC         *podgc.PodGC
+	gc            *garbagecollector.GarbageCollector
 }
 
 func newComponents(c *cluster.Cluster) components {
-	k := kubelet.New(c)
 	return components{
-		nodeLifecycle: kubelet.NewNodeLifecycle(c, k),
+		nodeLifecycle: nodelifecycle.New(c),
 		daemonSets:    controller.NewDaemonSetsController(c),
 		scheduler:     scheduler.New(c),
-		kubelets:      k,
-		taintEviction: kubelet.NewTaintEviction(c),
-		podGC:         kubelet.NewPodGC(c),
-		gc:            kubelet.NewGarbageCollector(c),
+		kubelets:      kubelet.New(c),
+		taintEviction: tainteviction.New(c),
+		podGC:         podgc.New(c),
+		gc:            garbagecollector.New(c),
 	}
 }
 
-// pass runs every component once.
+// pass runs every component once, in the order documented on components.
 func (k components) pass() {
 	k.nodeLifecycle.Sync()
 	k.daemonSets.Sync()

@@ -14,6 +14,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
 	"github.com/dsplayground/dsplay/engine/kubelet"
+	"github.com/dsplayground/dsplay/engine/podgc"
 )
 
 // newTestDS builds a DaemonSet as the API server would store it after
@@ -311,7 +312,7 @@ func TestNodeAddAndRemove(t *testing.T) {
 	}
 	// The pod GC keeps the pods of a vanished node for its 40s quarantine
 	// (gcOrphaned), still Running as last reported.
-	s.Advance(kubelet.PodGCQuarantine - time.Second)
+	s.Advance(podgc.Quarantine - time.Second)
 	eq(t, "placement during the pod GC quarantine", placement(s, ds), []string{"node-1=Running", "node-2=Running", "node-3=Running"})
 	s.Advance(time.Second)
 	eq(t, "placement after remove", placement(s, ds), []string{"node-1=Running", "node-2=Running"})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
-	"github.com/dsplayground/dsplay/engine/kubelet"
+	"github.com/dsplayground/dsplay/engine/nodelifecycle"
 )
 
 // AddNode registers a new Ready node the way a joining kubelet does
@@ -48,8 +48,9 @@ func (s *Simulation) RemoveNode(name string) error {
 	return nil
 }
 
-// FailNode stops the node's kubelet: it no longer posts status or runs pods.
-// After the node-monitor grace period (kubelet.NodeMonitorGracePeriod, 50 s
+// FailNode stops the node's kubelet: it no longer posts status, renews its
+// lease or runs pods.
+// After the node-monitor grace period (nodelifecycle.NodeMonitorGracePeriod, 50 s
 // of virtual time; call Advance) the node lifecycle controller sets
 // Ready=Unknown (NodeStatusUnknown, "Kubelet stopped posting node
 // status.") and adds the unreachable NoSchedule and
@@ -66,7 +67,7 @@ func (s *Simulation) FailNode(name string) error {
 		return fmt.Errorf("node %q has already failed", name)
 	}
 	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailNode", Object: "Node/" + name, Node: name,
-		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", kubelet.NodeMonitorGracePeriod)})
+		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", nodelifecycle.NodeMonitorGracePeriod)})
 	s.Settle()
 	return nil
 }

@@ -45,7 +45,7 @@ func (s *Simulation) Run(line string) Output {
 		Advance: s.Advance,
 
 		StreamRolloutStatus: s.streamRollout,
-		KubeletStoppedSince: s.comps.kubelets.StoppedSince,
+		KubeletStoppedSince: s.Cluster.NodeLeaseRenewalEnded,
 	}
 	args, err := kubectl.ParseCommandLine(line)
 	if err != nil {

@@ -12,9 +12,13 @@ const (
 	TolerationOpGt = "Gt"
 )
 
-// TaintTolerationComparisonOperators mirrors the feature gate of that name.
-// Its default was not verified, so it is treated as off: Lt/Gt tolerations
-// then never match (k8s-semantics.md §1.4, §3.2).
+// TaintTolerationComparisonOperators mirrors the feature gate of that name
+// (upstream pkg/features/kube_features.go; used by
+// k8s.io/api/core/v1 toleration.go Toleration.ToleratesTaint). Its default
+// was not verified, so it is treated as off: Lt/Gt tolerations then never
+// match, in the DaemonSet controller's taint check
+// (pkg/controller/daemon/daemon_controller.go predicates) as in the
+// scheduler's TaintToleration filter.
 var TaintTolerationComparisonOperators = false
 
 // ToString renders the taint as upstream Taint.ToString: "key=value:Effect",

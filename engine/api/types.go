@@ -51,6 +51,16 @@ const (
 	TaintNodeDiskPressure       = "node.kubernetes.io/disk-pressure"
 	TaintNodeNetworkUnavailable = "node.kubernetes.io/network-unavailable"
 	TaintNodePIDPressure        = "node.kubernetes.io/pid-pressure"
+	// TaintNodeOutOfService is the taint an administrator puts on a node
+	// that is shut down for good (core/v1 TaintNodeOutOfService, non-graceful
+	// node shutdown): pods stuck terminating there are force-deleted by the
+	// pod GC (upstream pkg/controller/podgc/gc_controller.go gcTerminating).
+	TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
+
+	// Deletion propagation finalizers (metav1.FinalizerOrphanDependents,
+	// metav1.FinalizerDeleteDependents), handled by the garbage collector.
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
 
 	// DefaultNamespace is where namespaced objects land when metadata.namespace is empty.
 	DefaultNamespace = "default"
@@ -86,6 +96,9 @@ const (
 	PodInitialized  = "Initialized"
 	ContainersReady = "ContainersReady"
 	PodReady        = "Ready"
+	// DisruptionTarget is the pod condition set on pods about to be deleted
+	// by a controller or evicted by the kubelet (core/v1 DisruptionTarget).
+	DisruptionTarget = "DisruptionTarget"
 
 	NodeReady              = "Ready"
 	NodeMemoryPressure     = "MemoryPressure"

@@ -71,6 +71,12 @@ type Cluster struct {
 
 	wakeups wakeHeap
 
+	// leaseFeed lists the node leases in the order the kubelets created
+	// them; leaseEnds holds, per node whose kubelet stopped renewing its
+	// lease, the last renewal (see leases.go).
+	leaseFeed []NodeLease
+	leaseEnds map[string]time.Time
+
 	decisions    []Decision
 	maxDecisions int
 	decisionSeq  int64

@@ -16,6 +16,7 @@ const (
 	ComponentTaintEviction       = "taint-eviction-controller"
 	ComponentNodeLifecycle       = "node-controller"
 	ComponentGarbageCollector    = "garbage-collector"
+	ComponentPodGC               = "pod-garbage-collector"
 	ComponentUser                = "kubectl"
 )
 

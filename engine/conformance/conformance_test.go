@@ -16,8 +16,8 @@ import (
 // (`# reference: k8s-semantics.md §3.6`).
 var upstreamLine = regexp.MustCompile(`^#\s*(upstream|reference)\s*:.*(\bTest[A-Z]\w*|k8s-semantics\.md\s*(§|section\s*)?\d+(\.\d+)*)`)
 
-// prefixes are the file name prefixes of /work/coord/CONTRACTS.md (and
-// doc.go): which part of the reference notes a scenario covers.
+// prefixes are the file name prefixes doc.go lists: which part of the
+// simulator a scenario covers.
 var prefixes = []string{
 	"placement-", "taints-", "tolerations-", "existing-", "failed-", "status-", "history-",
 	"nodes-", "lifecycle-", "sched-", "validation-", "realworld-", "update-", "objects-",

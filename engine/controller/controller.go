@@ -29,7 +29,8 @@
 // upstream checks before manage and before rollingUpdate are always
 // satisfied, rollingUpdate runs right after manage in every sync of a
 // RollingUpdate DaemonSet (update.go), and the sync-by-sync create/delete
-// counts of the upstream tests (k8s-semantics.md §6) come out the same. The
+// counts of the upstream tests (pkg/controller/daemon/daemon_controller_test.go,
+// update_test.go) come out the same. The
 // parts of the mechanism a learner could see remain: failed creates lower
 // nothing but stop the slow start and requeue the DaemonSet with the work
 // queue's backoff (syncNodes), and the 5-minute expectation timeout never
@@ -306,8 +307,9 @@ func (dsc *DaemonSetsController) requeueReadyPods(ds *api.DaemonSet) {
 	}
 }
 
-// doSync mirrors upstream syncDaemonSet (§1.1): refuse the empty
-// selector (SelectingAll), skip a DaemonSet being deleted, construct
+// doSync mirrors upstream syncDaemonSet
+// (pkg/controller/daemon/daemon_controller.go): refuse the empty selector
+// (SelectingAll), skip a DaemonSet being deleted, construct
 // history, manage pods, roll out a new template (RollingUpdate only), clean
 // up history, and update the status.
 func (dsc *DaemonSetsController) doSync(ds *api.DaemonSet, nodes []*api.Node) {
@@ -537,7 +539,8 @@ type podToCreate struct {
 	reason string
 }
 
-// podsShouldBeOnNode mirrors upstream podsShouldBeOnNode (§1.5): whether the
+// podsShouldBeOnNode mirrors upstream podsShouldBeOnNode
+// (pkg/controller/daemon/daemon_controller.go): whether the
 // node needs a daemon pod, and which of its pods to delete (failed pods, with
 // a per-node backoff; succeeded pods; all but the oldest of several running
 // pods; every pod when the node must not keep one).
@@ -765,9 +768,10 @@ func (dsc *DaemonSetsController) syncNodes(ds *api.DaemonSet, podsToDelete []pod
 }
 
 // updateDaemonSetStatus mirrors upstream updateDaemonSetStatus and
-// storeDaemonSetStatus (§1.10): per node, desired if shouldRun; current,
-// ready, available and updated from the oldest pod when it should run;
-// misscheduled when it should not but has a pod. The status is written only
+// storeDaemonSetStatus (pkg/controller/daemon/daemon_controller.go): per
+// node, desired if shouldRun; current, ready, available and updated from
+// the oldest pod when it should run; misscheduled when it should not but
+// has a pod. The status is written only
 // when a number or observedGeneration changes. With minReadySeconds, a
 // wake-up is queued for when a ready pod becomes available.
 func (dsc *DaemonSetsController) updateDaemonSetStatus(ds *api.DaemonSet, nodes []*api.Node, verdicts []verdictCode, nodeToDaemonPods map[string][]*api.Pod, hash string) {

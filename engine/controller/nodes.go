@@ -33,7 +33,9 @@ import (
 //     status then drops the node. Until then `kubectl get ds` keeps the
 //     old counts.
 //
-// What a learner sees (k8s-semantics.md §1.2): a NoSchedule taint the
+// What a learner sees (upstream pkg/controller/daemon/daemon_controller.go
+// updateNode and shouldIgnoreNodeUpdate; nodeShouldRunDaemonPod's
+// shouldContinueRunning): a NoSchedule taint the
 // DaemonSet does not tolerate, added to a node where its pod runs, leaves
 // shouldContinueRunning true and a pod bound there, so no DaemonSet is
 // enqueued unless it already counts misscheduled nodes: `kubectl get ds`

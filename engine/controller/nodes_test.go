@@ -251,7 +251,7 @@ func testDeleteNodeDoesNotEnqueue(t *testing.T, minReadySeconds int32) {
 			st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.NumberReady, rv, ds.ResourceVersion)
 	}
 
-	// What the pod GC does after the quarantine (kubelet.PodGC).
+	// What the pod GC does after the quarantine (podgc.PodGC).
 	pods := f.c.PodsOnNode("node-1")
 	if len(pods) != 1 {
 		t.Fatalf("pods on node-1 = %d, want 1", len(pods))

@@ -238,7 +238,8 @@ func (r *rollout) notFit(n rolloutNode) string {
 	return r.plan.explain(n.node).Reason()
 }
 
-// rollingUpdate mirrors update.go rollingUpdate (§2.2, §2.3): within the
+// rollingUpdate mirrors upstream pkg/controller/daemon/update.go
+// rollingUpdate: within the
 // limits of the update strategy, delete old pods (maxSurge == 0: manage
 // creates the replacement on a later sync, once the old pod is gone) or
 // create updated pods beside old ones and delete the old pod once the new

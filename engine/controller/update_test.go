@@ -10,8 +10,9 @@ import (
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
-// The rolling-update tests follow pkg/controller/daemon/update_test.go
-// (k8s-semantics.md §6 cases 38-49). Upstream's fake pod control observes
+// The rolling-update tests follow upstream pkg/controller/daemon/update_test.go
+// (TestDaemonSetUpdatesPods, TestDaemonSetUpdatesPodsWithMaxSurge and the
+// tests after them). Upstream's fake pod control observes
 // its creates and deletes at once, as the simulated store does, so each
 // expectSync below is one upstream expectSyncDaemonSets.
 

@@ -9,9 +9,11 @@ import (
 
 // Upstream unit and integration tests whose subject cannot be observed
 // through kubectl (engine/conformance/doc.go lists them): each test is named
-// after the upstream test it mirrors (§6 of k8s-semantics.md).
+// after the upstream test it mirrors: DC is
+// pkg/controller/daemon/daemon_controller_test.go, UP
+// pkg/controller/daemon/update_test.go, IT test/integration/daemonset.
 
-// §6 case 51, IT TestLaunchWithHashCollision: a foreign ControllerRevision
+// IT TestLaunchWithHashCollision: a foreign ControllerRevision
 // already holds the name the next template would get, with different data:
 // status.collisionCount goes up by exactly one and the pods of the new
 // template still appear, under the hash computed with the new count.
@@ -65,7 +67,7 @@ func TestLaunchWithHashCollision(t *testing.T) {
 	}
 }
 
-// §6 case 52, IT TestDSCUpdatesPodLabelAfterDedupCurHistories: a second
+// IT TestDSCUpdatesPodLabelAfterDedupCurHistories: a second
 // revision owned by the DaemonSet holds the same template under another
 // hash and a higher revision number: the pods are relabelled with its hash
 // and the lower duplicate is deleted; no pod is replaced.
@@ -112,7 +114,7 @@ func TestDSCUpdatesPodLabelAfterDedupCurHistories(t *testing.T) {
 	f.expectSync(0, 0, 0) // stable afterwards
 }
 
-// §6 case 53, UP TestControlledHistories: an orphan revision in the
+// UP TestControlledHistories: an orphan revision in the
 // DaemonSet's namespace whose labels match the selector is adopted; one in
 // another namespace is not; one whose labels do not match is not.
 func TestControlledHistories(t *testing.T) {
@@ -142,7 +144,7 @@ func TestControlledHistories(t *testing.T) {
 	}
 }
 
-// §6 case 30, DC TestAddPodOrphan / TestUpdatePodOrphanSameLabels: upstream
+// DC TestAddPodOrphan / TestUpdatePodOrphanSameLabels: upstream
 // an orphan matching two DaemonSets enqueues both. Here every DaemonSet is
 // synced on every change, so what is checked is the outcome: the first
 // DaemonSet to sync (name order) adopts the orphan and creates nothing on
@@ -175,7 +177,7 @@ func TestAddPodOrphan(t *testing.T) {
 	f.expectSync(0, 0, 0) // unchanged labels: nothing more happens
 }
 
-// §6 case 30, DC TestUpdatePodChangeControllerRef: a pod whose controller
+// DC TestUpdatePodChangeControllerRef: a pod whose controller
 // reference moves from one DaemonSet to another is the new owner's pod: the
 // old owner creates a replacement on the node, the new owner, now with two
 // pods there, deletes the younger (its own).
@@ -202,7 +204,7 @@ func TestUpdatePodChangeControllerRef(t *testing.T) {
 	}
 }
 
-// §6 case 31, DC TestUpdateNode / TestShouldIgnoreNodeUpdate: upstream a
+// DC TestUpdateNode / TestShouldIgnoreNodeUpdate: upstream a
 // node update enqueues only the DaemonSets whose (shouldRun,
 // shouldContinueRunning) for the node changed, after shouldIgnoreNodeUpdate
 // dropped updates of conditions (same True types) and resourceVersion; the
@@ -237,7 +239,7 @@ func TestShouldIgnoreNodeUpdate(t *testing.T) {
 	f.expectSync(1, 0, 0)
 }
 
-// §6 case 37, DC TestStoreDaemonSetStatus: upstream retries a failed
+// DC TestStoreDaemonSetStatus: upstream retries a failed
 // UpdateStatus once after a GET. The simulated store never refuses a write,
 // so the retry path does not exist; what remains observable is when the
 // status is written: only when one of the seven numbers changes or

@@ -117,7 +117,11 @@ func (p *podPlan) evalAll(nodes []*api.Node) []verdictCode {
 // (false, false); an untolerated NoSchedule or NoExecute taint gives
 // shouldRun=false, and an untolerated NoExecute taint also
 // shouldContinueRunning=false. PreferNoSchedule taints, resources, ports and
-// the node's conditions are not checked (k8s-semantics.md §1.4).
+// the node's conditions are not checked (upstream
+// pkg/controller/daemon/daemon_controller.go predicates: only
+// NodeShouldRunDaemonPod's affinity and taint checks; the effects of
+// k8s.io/api/core/v1 taint.go: NoSchedule and NoExecute repel new pods,
+// only NoExecute evicts running ones).
 //
 // Unlike upstream, which returns at the first failure, every check is
 // evaluated and reported so that a learner sees all reasons at once; the

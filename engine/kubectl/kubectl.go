@@ -63,7 +63,8 @@ type Env struct {
 	// them (the page); false: it advances virtual time itself until done.
 	StreamRolloutStatus bool
 	// KubeletStoppedSince reports when a node's kubelet stopped (`node
-	// fail`); ok false while it runs. Describe and -o output freeze the
+	// fail`): its lease's last renewal (cluster.NodeLeaseRenewalEnded); ok
+	// false while it runs. Describe and -o output freeze the
 	// node's Lease renewTime and condition lastHeartbeatTime there (see
 	// deriveNodeHeartbeat). May be nil.
 	KubeletStoppedSince func(node string) (at time.Time, ok bool)

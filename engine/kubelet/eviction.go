@@ -217,7 +217,7 @@ func (k *Kubelets) evictOne(n *api.Node, resource string) bool {
 	p.Status.Phase = api.PodFailed
 	p.Status.Reason = ReasonEvicted
 	p.Status.Message = msg
-	p.SetCondition(DisruptionTarget, api.ConditionTrue, "TerminationByKubelet", msg, cluster.MetaTime(now))
+	p.SetCondition(api.DisruptionTarget, api.ConditionTrue, "TerminationByKubelet", msg, cluster.MetaTime(now))
 	// killPodFunc: the containers are stopped (sidecars after the app
 	// containers, which the simulation does not time apart).
 	for _, cs := range p.Status.ContainerStatuses {
@@ -276,4 +276,44 @@ func (k *Kubelets) stopEvicted() {
 		k.writeConditions(p, now)
 		_ = k.c.UpdatePod(p)
 	}
+}
+
+// ReasonEvicted is the reason of a pod the eviction manager refuses or
+// evicts (pkg/kubelet/eviction Reason).
+const ReasonEvicted = "Evicted"
+
+// systemCriticalPriority is scheduling.SystemCriticalPriority: pods at or
+// above it are critical (kubelettypes.IsCriticalPod; static and mirror
+// pods, also critical upstream, are not simulated).
+const systemCriticalPriority int32 = 2000000000
+
+// evictionAdmit mirrors the eviction manager's Admit
+// (pkg/kubelet/eviction/eviction_manager.go), the first of the kubelet's
+// pod admit handlers: on a node reporting MemoryPressure, DiskPressure or
+// PIDPressure, a pod that is not critical is refused with reason Evicted and
+// "The node had condition: [<types>]. " (nodeConditionMessageFmt), except
+// under memory pressure alone, which admits pods that are not BestEffort
+// and BestEffort pods tolerating node.kubernetes.io/memory-pressure:NoSchedule
+// (as daemon pods do). The result is empty when the pod is admitted. The
+// eviction manager's evictions of running pods under pressure are not
+// simulated: the condition says nothing of which pod uses what.
+func evictionAdmit(n *api.Node, p *api.Pod) (reason, msg string) {
+	var conds []string
+	for _, t := range []string{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure} {
+		if c := n.Condition(t); c != nil && c.Status == api.ConditionTrue {
+			conds = append(conds, t)
+		}
+	}
+	if len(conds) == 0 || (p.Spec.Priority != nil && *p.Spec.Priority >= systemCriticalPriority) {
+		return "", ""
+	}
+	if len(conds) == 1 && conds[0] == api.NodeMemoryPressure {
+		if api.GetPodQOS(&p.Spec) != api.PodQOSBestEffort {
+			return "", ""
+		}
+		if api.TolerationsTolerateTaint(p.Spec.Tolerations, &api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}) {
+			return "", ""
+		}
+	}
+	return ReasonEvicted, fmt.Sprintf("The node had condition: [%s]. ", strings.Join(conds, " "))
 }

@@ -1,13 +1,16 @@
-// Package kubelet simulates the node agents and the node-side controllers
-// of a cluster: one kubelet per node runs the pods bound to it (image pulls,
-// container start, readiness, graceful termination) on deterministic virtual
-// delays; the node lifecycle controller marks silent nodes Unknown and keeps
-// the condition taints; the taint eviction controller deletes pods that do
-// not tolerate NoExecute taints; the pod GC removes pods bound to vanished
-// nodes; the garbage collector deletes objects whose owner is gone.
+// Package kubelet simulates the node agents of a cluster (upstream
+// pkg/kubelet): one kubelet per node runs the pods bound to it (admission,
+// image pulls, container start, probes, crash loops, graceful termination)
+// on deterministic virtual delays, reports its node's conditions and
+// events, renews its node's lease (cluster.CreateNodeLease, the heartbeat
+// the node lifecycle controller reads), and runs the kubelet's eviction
+// manager (eviction.go). The controllers of kube-controller-manager that act
+// on what the kubelets report live in their own packages
+// (engine/nodelifecycle, engine/tainteviction, engine/podgc,
+// engine/garbagecollector) and meet the kubelets only through the store.
 //
-// Every future transition is queued with cluster.WakeAt, and every
-// component writes only when something really changes.
+// Every future transition is queued with cluster.WakeAt, and the kubelets
+// write only when something really changes.
 package kubelet
 
 import (
@@ -41,10 +44,11 @@ type Kubelets struct {
 	boundSeen map[string]time.Time
 	// agents is what each node's kubelet remembers of its node, by name.
 	agents map[string]*nodeAgent
-	// awaitRegister lists the nodes whose kubelet has started and that the
-	// node controller has not registered yet; awaitReady those it has
-	// registered since, whose kubelet is to report NodeReady.
-	awaitRegister, awaitReady []string
+	// announced lists the nodes whose kubelet announced itself (startup
+	// events, a new Lease) on the previous Sync: they report NodeReady on
+	// the next one, after the node lifecycle controller, which runs earlier
+	// in every pass, has registered them (see syncNodes).
+	announced []string
 	// nodesSeen is the NodeVersion of the last scan over the nodes.
 	nodesSeen   int64
 	nodesSeenOK bool
@@ -123,22 +127,26 @@ func New(c *cluster.Cluster) *Kubelets {
 		probers: map[string]*podProber{}, overrides: map[string]probeOverride{}, crashers: map[string]*crashLoop{}}
 }
 
-// Stop makes the node's kubelet stop working and posting status (a failed
-// node). It reports false when it was already stopped.
+// Stop makes the node's kubelet stop working, posting status and renewing
+// its lease (a failed node): the store's lease keeps its last renewal, now
+// (cluster.EndNodeLeaseRenewal), which is how the node lifecycle controller
+// learns of it. It reports false when it was already stopped.
 func (k *Kubelets) Stop(node string) bool {
 	if _, ok := k.down[node]; ok {
 		return false
 	}
 	k.down[node] = k.c.Now()
-	k.c.WakeAt(k.c.Now().Add(NodeMonitorGracePeriod))
+	k.c.EndNodeLeaseRenewal(node, k.c.Now())
 	k.synced, k.nodesSeenOK = false, false
 	return true
 }
 
-// Forget drops what is known about a node's kubelet (the node was removed;
-// a node registered later under the same name starts with a working kubelet).
+// Forget drops what is known about a node's kubelet and its lease (the node
+// was removed; a node registered later under the same name starts with a
+// working kubelet).
 func (k *Kubelets) Forget(node string) {
 	delete(k.down, node)
+	k.c.DeleteNodeLease(node)
 	delete(k.lastIP, node)
 	delete(k.agents, node)
 	k.synced, k.nodesSeenOK = false, false
@@ -153,14 +161,15 @@ func (k *Kubelets) StoppedSince(node string) (t time.Time, ok bool) {
 	return t, ok
 }
 
-// Start restarts a stopped kubelet: it posts a fresh node status at once
-// (Ready=True "kubelet is posting ready status", no pressure). It reports
-// false when the kubelet was running.
+// Start restarts a stopped kubelet: it renews its lease again and posts a
+// fresh node status at once (Ready=True "kubelet is posting ready status",
+// no pressure). It reports false when the kubelet was running.
 func (k *Kubelets) Start(node string) bool {
 	if _, ok := k.down[node]; !ok {
 		return false
 	}
 	delete(k.down, node)
+	k.c.RenewNodeLease(node)
 	k.synced, k.nodesSeenOK = false, false
 	n := k.c.Node(node)
 	if n == nil {
@@ -211,9 +220,6 @@ const (
 	// AdmitDelay is the time between a pod's binding and the kubelet's first
 	// status for it (pod Pending → ContainerCreating).
 	AdmitDelay = 500 * time.Millisecond
-	// NodeMonitorGracePeriod is how long a silent kubelet goes unnoticed
-	// before its node turns Ready=Unknown (kube-controller-manager default since v1.32).
-	NodeMonitorGracePeriod = 50 * time.Second
 )
 
 // startDelay is how long creating and starting the containers takes once
@@ -301,6 +307,10 @@ func (k *Kubelets) Sync() {
 	}
 	k.synced, k.lastRV, k.lastNow = true, c.ResourceVersion(), c.Now()
 	k.syncNodes()
+	if len(k.announced) > 0 {
+		// the next Sync reports NodeReady for them, whatever else changes
+		k.synced = false
+	}
 	k.evictUnderPressure()
 	// Nodes whose pods are all settled and unchanged are skipped: syncPod
 	// would return at once for each of them (see nodeSettled). Pods with a
@@ -397,17 +407,19 @@ func (k *Kubelets) agent(n *api.Node) *nodeAgent {
 }
 
 // syncNodes records the node events of every working kubelet: the startup
-// events once per node, NodeReady once the node controller has registered
-// the node (so describe node lists them in a real cluster's order:
-// Starting, NodeHas..., NodeAllocatableEnforced, RegisteredNode,
-// NodeReady), and NodeNotSchedulable / NodeSchedulable when
+// events once per node, with the node's Lease (cluster.CreateNodeLease);
+// NodeReady on the next Sync, by when the node lifecycle controller, earlier
+// in the next pass, has registered the node from its new Lease (so describe
+// node lists them in a real cluster's order: Starting, NodeHas...,
+// NodeAllocatableEnforced, RegisteredNode, NodeReady); and
+// NodeNotSchedulable / NodeSchedulable when
 // spec.unschedulable changes (Kubelet.recordNodeSchedulableEvent, whose
 // memory starts at false, so a schedulable node records nothing). The scan
 // over the nodes runs only when a node changed since the last one
 // (NodeVersion) or a kubelet stopped or started, so pod churn and idle
 // passes cost nothing here.
 func (k *Kubelets) syncNodes() {
-	for _, name := range k.awaitReady {
+	for _, name := range k.announced {
 		n := k.c.Node(name)
 		a := k.agents[name]
 		if n == nil || a == nil || a.uid != n.UID || a.ready || !k.Running(name) {
@@ -418,7 +430,7 @@ func (k *Kubelets) syncNodes() {
 			k.recordNodeStatusEvent(n, "NodeReady")
 		}
 	}
-	k.awaitReady = k.awaitReady[:0]
+	k.announced = k.announced[:0]
 	if v := k.c.NodeVersion(); v != k.nodesSeen || !k.nodesSeenOK {
 		k.nodesSeen, k.nodesSeenOK = v, true
 	} else {
@@ -432,7 +444,8 @@ func (k *Kubelets) syncNodes() {
 		if !a.started {
 			a.started = true
 			k.recordStartup(n)
-			k.awaitRegister = append(k.awaitRegister, n.Name)
+			k.c.CreateNodeLease(n.Name, n.UID)
+			k.announced = append(k.announced, n.Name)
 		}
 		if a.lastUnschedulable != n.Spec.Unschedulable {
 			a.lastUnschedulable = n.Spec.Unschedulable

@@ -10,15 +10,13 @@ import (
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
-// world runs the components of this package in the loop's order.
+// world runs the kubelets alone on a store, pass after pass. The tests of
+// what the kubelets and the controllers do together (taints from
+// conditions, registration events) use engine/internal/componenttest.
 type world struct {
-	t  *testing.T
-	c  *cluster.Cluster
-	k  *Kubelets
-	nl *NodeLifecycle
-	te *TaintEviction
-	pg *PodGC
-	gc *GarbageCollector
+	t *testing.T
+	c *cluster.Cluster
+	k *Kubelets
 }
 
 func newWorld(t *testing.T, nodes ...string) *world {
@@ -28,18 +26,13 @@ func newWorld(t *testing.T, nodes ...string) *world {
 			t.Fatal(err)
 		}
 	}
-	k := New(c)
-	return &world{t: t, c: c, k: k, nl: NewNodeLifecycle(c, k), te: NewTaintEviction(c), pg: NewPodGC(c), gc: NewGarbageCollector(c)}
+	return &world{t: t, c: c, k: New(c)}
 }
 
 func (w *world) settle() {
 	for i := 0; i < 50; i++ {
 		rv := w.c.ResourceVersion()
-		w.nl.Sync()
 		w.k.Sync()
-		w.te.Sync()
-		w.pg.Sync()
-		w.gc.Sync()
 		if w.c.ResourceVersion() == rv {
 			return
 		}
@@ -265,239 +258,6 @@ func TestStoppedKubeletDoesNothing(t *testing.T) {
 	}
 }
 
-// §3.5: Unknown after the grace period, with the unreachable taints.
-func TestNodeLifecycle(t *testing.T) {
-	w := newWorld(t, "node-0")
-	w.k.Stop("node-0")
-	w.advance(49 * time.Second)
-	if w.c.Node("node-0").Condition(api.NodeReady).Status != api.ConditionTrue {
-		t.Fatal("Unknown too early")
-	}
-	w.advance(time.Second)
-	n := w.c.Node("node-0")
-	for _, typ := range []string{api.NodeReady, api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure} {
-		c := n.Condition(typ)
-		if c.Status != api.ConditionUnknown || c.Reason != "NodeStatusUnknown" || c.Message != "Kubelet stopped posting node status." {
-			t.Errorf("%s = %+v", typ, c)
-		}
-	}
-	var ts []string
-	for _, t := range n.Spec.Taints {
-		ts = append(ts, t.ToString())
-	}
-	if strings.Join(ts, ",") != "node.kubernetes.io/unreachable:NoSchedule,node.kubernetes.io/unreachable:NoExecute" {
-		t.Errorf("taints %v", ts)
-	}
-	w.k.Start("node-0")
-	w.settle()
-	if len(n.Spec.Taints) != 0 || n.Condition(api.NodeReady).Status != api.ConditionTrue {
-		t.Errorf("after recovery: %+v %+v", n.Spec.Taints, n.Condition(api.NodeReady))
-	}
-	// the restarted kubelet posts every condition afresh, in its own words
-	for _, want := range cluster.HealthyNodeConditions() {
-		c := n.Condition(want.Type)
-		if c.Status != want.Status || c.Reason != want.Reason || c.Message != want.Message || c.LastHeartbeatTime.IsZero() {
-			t.Errorf("after recovery %s = %+v", want.Type, c)
-		}
-	}
-	// conditions and cordon map to taints
-	for _, tc := range []struct {
-		mut  func(n *api.Node)
-		want string
-	}{
-		{func(n *api.Node) { n.Condition(api.NodeReady).Status = api.ConditionFalse }, "node.kubernetes.io/not-ready:NoSchedule,node.kubernetes.io/not-ready:NoExecute"},
-		{func(n *api.Node) { n.Condition(api.NodeMemoryPressure).Status = api.ConditionTrue }, "node.kubernetes.io/memory-pressure:NoSchedule"},
-		{func(n *api.Node) { n.Condition(api.NodeDiskPressure).Status = api.ConditionTrue }, "node.kubernetes.io/disk-pressure:NoSchedule"},
-		{func(n *api.Node) { n.Spec.Unschedulable = true }, "node.kubernetes.io/unschedulable:NoSchedule"},
-		{func(n *api.Node) { n.Spec.Taints = []api.Taint{{Key: "user", Effect: "NoSchedule"}} }, "user:NoSchedule"},
-	} {
-		w := newWorld(t, "n")
-		n := w.c.Node("n")
-		tc.mut(n)
-		_ = w.c.UpdateNode(n)
-		w.settle()
-		var ts []string
-		for _, t := range n.Spec.Taints {
-			ts = append(ts, t.ToString())
-		}
-		if strings.Join(ts, ",") != tc.want {
-			t.Errorf("taints %v, want %s", ts, tc.want)
-		}
-	}
-}
-
-// §3.5: NoExecute eviction.
-func TestTaintEviction(t *testing.T) {
-	w := newWorld(t, "node-0")
-	intolerant := w.pod("intolerant", "node-0", nil)
-	timed := w.pod("timed", "node-0", func(p *api.Pod) {
-		p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: api.Int64Ptr(60)}}
-	})
-	forever := w.pod("forever", "node-0", func(p *api.Pod) {
-		p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute"}}
-	})
-	w.advance(5 * time.Second)
-	n := w.c.Node("node-0")
-	n.Spec.Taints = []api.Taint{{Key: "k", Effect: "NoExecute"}}
-	_ = w.c.UpdateNode(n)
-	w.settle()
-	if intolerant.DeletionTimestamp == nil {
-		t.Fatal("intolerant pod not evicted at once")
-	}
-	c := intolerant.Condition("DisruptionTarget")
-	if c == nil || c.Reason != "DeletionByTaintManager" || c.Message != "Taint manager: deleting due to NoExecute taint" {
-		t.Errorf("condition %+v", c)
-	}
-	evs := events(w.c, intolerant)
-	found := false
-	for _, e := range evs {
-		if strings.HasSuffix(e, "TaintManagerEviction Marking for deletion Pod default/intolerant") {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("events %v", evs)
-	}
-	w.advance(59 * time.Second)
-	if timed.DeletionTimestamp != nil {
-		t.Fatal("evicted before tolerationSeconds")
-	}
-	w.advance(time.Second)
-	if timed.DeletionTimestamp == nil {
-		t.Fatal("not evicted after tolerationSeconds")
-	}
-	w.advance(time.Hour)
-	if forever.DeletionTimestamp != nil {
-		t.Fatal("pod tolerating forever evicted")
-	}
-	// cancellation
-	w2 := newWorld(t, "node-0")
-	p := w2.pod("timed", "node-0", func(p *api.Pod) {
-		p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: api.Int64Ptr(60)}}
-	})
-	n = w2.c.Node("node-0")
-	n.Spec.Taints = []api.Taint{{Key: "k", Effect: "NoExecute"}}
-	_ = w2.c.UpdateNode(n)
-	w2.advance(30 * time.Second)
-	n.Spec.Taints = nil
-	_ = w2.c.UpdateNode(n)
-	w2.advance(time.Minute)
-	if p.DeletionTimestamp != nil {
-		t.Fatal("evicted although the taint went away")
-	}
-	evs = events(w2.c, p)
-	if last := evs[len(evs)-1]; !strings.HasSuffix(last, "TaintManagerEviction Cancelling deletion of Pod default/timed") {
-		t.Errorf("last event %q", last)
-	}
-}
-
-func TestGetMinTolerationTime(t *testing.T) {
-	s := func(n int64) *int64 { return &n }
-	for _, tc := range []struct {
-		tols []api.Toleration
-		want time.Duration
-	}{
-		{nil, 0},
-		{[]api.Toleration{{}}, -1},
-		{[]api.Toleration{{TolerationSeconds: s(30)}, {TolerationSeconds: s(10)}, {}}, 10 * time.Second},
-		{[]api.Toleration{{TolerationSeconds: s(-5)}}, 0},
-	} {
-		if got := getMinTolerationTime(tc.tols); got != tc.want {
-			t.Errorf("%+v: %v, want %v", tc.tols, got, tc.want)
-		}
-	}
-}
-
-func TestPodGCAndGarbageCollector(t *testing.T) {
-	w := newWorld(t, "node-0", "node-1")
-	gone := w.pod("on-gone-node", "node-1", nil)
-	w.advance(5 * time.Second)
-	_ = w.c.DeleteNode("node-1")
-	w.settle()
-	// gcOrphaned quarantine: the pod stays, Running as last reported, for 40s.
-	w.advance(PodGCQuarantine - step)
-	if w.c.Pod("default", "on-gone-node") == nil || gone.Status.Phase != api.PodRunning {
-		t.Fatal("pod on a deleted node collected before the 40s quarantine")
-	}
-	w.advance(step)
-	if w.c.Pod("default", "on-gone-node") != nil {
-		t.Error("pod on a deleted node not collected after the quarantine")
-	}
-	if c := gone.Condition(DisruptionTarget); gone.Status.Phase != api.PodFailed || c == nil || c.Reason != "DeletionByPodGC" || c.Message != "PodGC: node no longer exists" {
-		t.Errorf("collected pod status %+v", gone.Status)
-	}
-	var why []string
-	for _, d := range w.c.Decisions(0) {
-		if d.Func == "gcOrphaned" {
-			why = append(why, d.Action+" "+d.Object+": "+d.Reason)
-		}
-	}
-	wantWhy := []string{
-		"quarantine Node/node-1: node node-1 no longer exists but 1 pod(s) are still bound to it: they are kept for the 40s quarantine (the node may come back) and deleted after",
-		"delete Pod/default/on-gone-node: the pod is bound to node node-1, which has been gone for 40s (quarantine 40s): marked Failed (DeletionByPodGC) and force-deleted",
-	}
-	if strings.Join(why, "\n") != strings.Join(wantWhy, "\n") {
-		t.Errorf("decisions:\n%s", strings.Join(why, "\n"))
-	}
-	// A node that comes back within the quarantine keeps its pods.
-	w.pod("back", "node-0", nil)
-	w.advance(5 * time.Second)
-	_ = w.c.DeleteNode("node-0")
-	w.advance(10 * time.Second)
-	_ = w.c.CreateNode(w.c.NewNode("node-0", 0, cluster.NodeOptions{}))
-	w.advance(time.Minute)
-	if w.c.Pod("default", "back") == nil {
-		t.Error("pod collected although its node came back within the quarantine")
-	}
-
-	ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "ds", Namespace: "default"}}
-	_ = w.c.CreateDaemonSet(ds)
-	own := []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds", UID: ds.UID, Controller: api.BoolPtr(true)}}
-	w.pod("child", "node-0", func(p *api.Pod) { p.OwnerReferences = own })
-	_ = w.c.CreateControllerRevision(&api.ControllerRevision{ObjectMeta: api.ObjectMeta{Name: "ds-1", Namespace: "default", OwnerReferences: own}})
-	w.advance(5 * time.Second)
-	if w.c.Pod("default", "child") == nil {
-		t.Fatal("child collected while its owner exists")
-	}
-	_ = w.c.RemoveDaemonSet("default", "ds")
-	w.advance(10 * time.Second)
-	if w.c.Pod("default", "child") != nil || len(w.c.ControllerRevisions()) != 0 {
-		t.Error("dependents of a deleted owner remain")
-	}
-
-	// orphan propagation
-	ds2 := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "ds2", Namespace: "default", Finalizers: []string{FinalizerOrphanDependents}}}
-	_ = w.c.CreateDaemonSet(ds2)
-	own2 := []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds2", UID: ds2.UID, Controller: api.BoolPtr(true)}}
-	kept := w.pod("kept", "node-0", func(p *api.Pod) { p.OwnerReferences = own2 })
-	w.advance(5 * time.Second)
-	now := w.c.Now()
-	ds2.DeletionTimestamp = &now
-	_ = w.c.UpdateDaemonSet(ds2)
-	w.advance(5 * time.Second)
-	if w.c.DaemonSet("default", "ds2") != nil || w.c.Pod("default", "kept") == nil || kept.ControllerRef() != nil {
-		t.Error("orphan cascade wrong")
-	}
-
-	// foreground propagation: the DaemonSet goes after its pods
-	ds3 := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "ds3", Namespace: "default", Finalizers: []string{FinalizerDeleteDependents}}}
-	_ = w.c.CreateDaemonSet(ds3)
-	own3 := []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds3", UID: ds3.UID, Controller: api.BoolPtr(true)}}
-	w.pod("fg", "node-0", func(p *api.Pod) { p.OwnerReferences = own3 })
-	w.advance(5 * time.Second)
-	now = w.c.Now()
-	ds3.DeletionTimestamp = &now
-	_ = w.c.UpdateDaemonSet(ds3)
-	w.settle()
-	if w.c.DaemonSet("default", "ds3") == nil || w.c.Pod("default", "fg").DeletionTimestamp == nil {
-		t.Fatal("foreground: DaemonSet should wait for its terminating pod")
-	}
-	w.advance(5 * time.Second)
-	if w.c.DaemonSet("default", "ds3") != nil || w.c.Pod("default", "fg") != nil {
-		t.Error("foreground deletion did not finish")
-	}
-}
-
 // TestAllocateIPRotates checks host-local's rotation: the next address after
 // the last one handed out, wrapping to .2, skipping addresses in use.
 func TestAllocateIPRotates(t *testing.T) {
@@ -588,11 +348,8 @@ func TestKubeletAdmission(t *testing.T) {
 			if err := c.CreateNode(n); err != nil {
 				t.Fatal(err)
 			}
-			k := New(c)
-			w := &world{t: t, c: c, k: k, nl: NewNodeLifecycle(c, k), te: NewTaintEviction(c), pg: NewPodGC(c), gc: NewGarbageCollector(c)}
-			if tt.name == "untolerated NoExecute taint" {
-				w.te = NewTaintEviction(cluster.New(2)) // keep the eviction controller out of the way
-			}
+			// the kubelet alone: no taint eviction controller deletes the pod
+			w := &world{t: t, c: c, k: New(c)}
 			for i, mut := range tt.first {
 				w.pod(fmt.Sprintf("first-%d", i), "small", mut)
 				w.advance(time.Second)
@@ -629,65 +386,5 @@ func TestKubeletAdmission(t *testing.T) {
 				t.Error("the kubelet writes again about a rejected pod")
 			}
 		})
-	}
-}
-
-// TestNodeEvents checks the events a real cluster shows in describe node:
-// the kubelet's startup events (involvedObject UID = the node's name), the
-// node controller's RegisteredNode (the node's real UID), NodeReady, and
-// NodeNotSchedulable / NodeSchedulable on cordon and uncordon.
-func TestNodeEvents(t *testing.T) {
-	w := newWorld(t, "node-0")
-	n := w.c.Node("node-0")
-	w.settle()
-	n.Spec.Unschedulable = true
-	_ = w.c.UpdateNode(n)
-	w.advance(time.Second)
-	n.Spec.Unschedulable = false
-	_ = w.c.UpdateNode(n)
-	w.advance(time.Second)
-	var got []string
-	for _, e := range w.c.Events() {
-		if e.InvolvedObject.Kind != "Node" {
-			continue
-		}
-		uid := "name"
-		if e.InvolvedObject.UID == n.UID {
-			uid = "uid"
-		}
-		got = append(got, fmt.Sprintf("+%s %s %s %s(%s) [%s] %s", e.FirstTimestamp.Sub(cluster.Epoch), e.Type, e.Reason, e.Source.Component, e.Source.Host, uid, e.Message))
-	}
-	want := []string{
-		"+0s Normal Starting kubelet(node-0) [name] Starting kubelet.",
-		"+0s Normal NodeHasSufficientMemory kubelet(node-0) [name] Node node-0 status is now: NodeHasSufficientMemory",
-		"+0s Normal NodeHasNoDiskPressure kubelet(node-0) [name] Node node-0 status is now: NodeHasNoDiskPressure",
-		"+0s Normal NodeHasSufficientPID kubelet(node-0) [name] Node node-0 status is now: NodeHasSufficientPID",
-		"+0s Normal NodeAllocatableEnforced kubelet(node-0) [name] Updated Node Allocatable limit across pods",
-		"+0s Normal RegisteredNode node-controller() [uid] Node node-0 event: Registered Node node-0 in Controller",
-		"+0s Normal NodeReady kubelet(node-0) [name] Node node-0 status is now: NodeReady",
-		"+0s Normal NodeNotSchedulable kubelet(node-0) [name] Node node-0 status is now: NodeNotSchedulable",
-		"+1s Normal NodeSchedulable kubelet(node-0) [name] Node node-0 status is now: NodeSchedulable",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("node events:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	rv := w.c.ResourceVersion()
-	w.advance(time.Hour - 2*time.Second)
-	if w.c.ResourceVersion() != rv {
-		t.Error("node events re-recorded while nothing changed")
-	}
-	// A node registered again under the same name (new UID) starts afresh.
-	_ = w.c.DeleteNode("node-0")
-	w.k.Forget("node-0")
-	_ = w.c.CreateNode(w.c.NewNode("node-0", 0, cluster.NodeOptions{}))
-	w.settle()
-	starts := 0
-	for _, e := range w.c.Events() {
-		if e.Reason == "Starting" && e.InvolvedObject.Name == "node-0" && e.LastTimestamp.Equal(w.c.Now()) {
-			starts++
-		}
-	}
-	if starts != 1 {
-		t.Errorf("the re-registered node recorded %d Starting events now, want 1", starts)
 	}
 }

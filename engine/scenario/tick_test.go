@@ -21,7 +21,7 @@ func exampleFiles(t *testing.T) []string {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skip("no lessons or exercises under examples/ yet")
+		t.Fatal("no lessons or exercises under ../../examples: the test has nothing to check")
 	}
 	return files
 }
@@ -34,7 +34,7 @@ func parseFile(t *testing.T, file string) *Scenario {
 	}
 	sc, err := Parse(filepath.Base(file), data)
 	if err != nil {
-		t.Skipf("malformed (the examples' own tests report it): %v", err)
+		t.Fatalf("malformed: %v", err)
 	}
 	return sc
 }

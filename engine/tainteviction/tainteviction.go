@@ -1,4 +1,10 @@
-package kubelet
+// Package tainteviction is kube-controller-manager's taint eviction
+// controller (upstream pkg/controller/tainteviction,
+// taint_eviction.go; formerly the node lifecycle controller's taint
+// manager): it deletes the pods that do not tolerate their node's NoExecute
+// taints, at once or when their tolerationSeconds run out. It reads only
+// the store: the nodes' taints and the pods' tolerations.
+package tainteviction
 
 import (
 	"fmt"
@@ -10,8 +16,8 @@ import (
 )
 
 // TaintEviction mirrors the taint eviction controller
-// (pkg/controller/tainteviction, formerly the node lifecycle controller's
-// taint manager): a pod on a node with NoExecute taints is deleted at once
+// (upstream pkg/controller/tainteviction/taint_eviction.go Controller,
+// formerly the node lifecycle controller's taint manager): a pod on a node with NoExecute taints is deleted at once
 // when one of them is not tolerated, after the smallest tolerationSeconds
 // of the tolerations used when all are, and never when none of those has
 // seconds. A scheduled eviction is cancelled when the taints go away.
@@ -30,8 +36,9 @@ type eviction struct {
 	created, at     time.Time
 }
 
-// NewTaintEviction returns the controller.
-func NewTaintEviction(c *cluster.Cluster) *TaintEviction {
+// New returns the taint eviction controller of the cluster c (upstream
+// tainteviction.New).
+func New(c *cluster.Cluster) *TaintEviction {
 	return &TaintEviction{c: c, scheduled: map[string]eviction{}, done: map[string]eviction{}}
 }
 
@@ -75,8 +82,10 @@ func getMinTolerationTime(tols []api.Toleration) time.Duration {
 	return time.Duration(minSecs) * time.Second
 }
 
-// Sync runs processPodOnNode for the pods of every node with NoExecute
-// taints, fires due evictions and cancels stale ones.
+// Sync runs processPodOnNode (upstream Controller.processPodOnNode) for the
+// pods of every node with NoExecute taints, fires due evictions
+// (the timed worker queue's work, deletePodHandler) and cancels stale ones
+// (cancelWorkWithEvent).
 func (te *TaintEviction) Sync() {
 	c := te.c
 	now := c.Now()
@@ -173,7 +182,7 @@ func (te *TaintEviction) cancelEvent(p *api.Pod) {
 func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
 	c := te.c
 	te.done[p.UID] = eviction{namespace: p.Namespace, name: p.Name, created: c.Now(), at: c.Now()}
-	p.SetCondition(DisruptionTarget, api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Stamp())
+	p.SetCondition(api.DisruptionTarget, api.ConditionTrue, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", c.Stamp())
 	_ = c.UpdatePod(p)
 	c.Record("Pod", &p.ObjectMeta, "", api.EventTypeNormal, "TaintManagerEviction",
 		fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name), cluster.ComponentTaintEviction, "")
@@ -188,3 +197,5 @@ func (te *TaintEviction) evict(p *api.Pod, n *api.Node, why string) {
 	c.Decide(cluster.Decision{Component: cluster.ComponentTaintEviction, Func: "processPodOnNode", Object: podObject(p), Node: n.Name,
 		Action: "evict", Reason: "the pod is deleted because " + why})
 }
+
+func podObject(p *api.Pod) string { return "Pod/" + p.Namespace + "/" + p.Name }
