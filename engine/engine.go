@@ -89,3 +89,15 @@ func (s *Simulation) Elapsed() time.Duration { return s.Cluster.Now().Sub(cluste
 
 // Decisions returns the decisions with Seq greater than after, oldest first.
 func (s *Simulation) Decisions(after int64) []cluster.Decision { return s.Cluster.Decisions(after) }
+
+// NextEventIn returns the virtual time until the next instant a component
+// has asked to run (a pull ending, a grace period running out, a
+// requeue), for stepping "to the next event"; ok is false when nothing is
+// scheduled. Something may or may not change then.
+func (s *Simulation) NextEventIn() (d time.Duration, ok bool) {
+	t, ok := s.Cluster.PeekWakeup()
+	if !ok {
+		return 0, false
+	}
+	return t.Sub(s.Cluster.Now()), true
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
-	"github.com/dsplayground/dsplay/engine/kubelet"
+	"github.com/dsplayground/dsplay/engine/nodelifecycle"
 )
 
 // Scene is what the stage draws at one virtual instant: the nodes with the
@@ -38,12 +38,16 @@ type SceneNode struct {
 	// Cordoned is spec.unschedulable.
 	Cordoned bool
 	// KubeletStopped: the node's kubelet no longer runs or posts status
-	// (`node fail`). UnreachableIn is then the virtual time left until the
-	// node lifecycle controller marks it Ready=Unknown and taints it
-	// unreachable (last heartbeat + node-monitor-grace-period, upstream
-	// pkg/controller/nodelifecycle tryUpdateNodeHealth); 0 once it has.
+	// (`node fail`): its node lease is no longer renewed. UnreachableIn is
+	// then the virtual time left until the node lifecycle controller marks
+	// it Ready=Unknown and taints it unreachable (last renewal +
+	// node-monitor-grace-period, upstream pkg/controller/nodelifecycle
+	// tryUpdateNodeHealth); 0 once it has.
 	KubeletStopped bool
 	UnreachableIn  time.Duration
+	// UnreachableAt is the virtual time (since cluster.Epoch) UnreachableIn
+	// runs out; 0 when it is 0.
+	UnreachableAt time.Duration
 	// Taints are the node's taints in spec order.
 	Taints []SceneTaint
 	// Pods are the pods bound to the node, sorted by namespace and name.
@@ -98,6 +102,9 @@ type ScenePod struct {
 	// Progress is, while Stage is StagePulling, the fraction of the
 	// simulated pull time gone by, in [0, 1).
 	Progress float64
+	// PullEnds is, while pulling, the virtual time (since cluster.Epoch)
+	// the pull ends, so a shell can move the progress bar between scenes.
+	PullEnds time.Duration
 	// Countdown is the virtual time left: of the grace period while
 	// terminating (deletionTimestamp - now), else of a NoExecute taint's
 	// tolerationSeconds before the taint eviction controller evicts the pod
@@ -106,6 +113,9 @@ type ScenePod struct {
 	// CountdownOf names which: "grace period" or "tolerationSeconds".
 	Countdown   time.Duration
 	CountdownOf string
+	// Ends is the virtual time (since cluster.Epoch) the countdown
+	// reaches 0; 0 when none runs.
+	Ends time.Duration
 	// Taint is, for a pod on a node with a NoExecute taint it does not
 	// tolerate (or tolerates only for tolerationSeconds), that taint in
 	// kubectl's form: what evicts it. "" otherwise.
@@ -186,8 +196,8 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 					p.Countdown, p.CountdownOf = d, "grace period"
 				}
 			case p.Stage == StagePulling || p.Stage == StageCreating:
-				if f, ok := s.comps.kubelets.PullProgress(obj.UID, now); ok {
-					p.Stage, p.Progress = StagePulling, f
+				if f, end, ok := s.comps.kubelets.PullProgress(obj.UID, now); ok {
+					p.Stage, p.Progress, p.PullEnds = StagePulling, f, end.Sub(cluster.Epoch)
 				} else {
 					p.Stage = StageCreating
 				}
@@ -199,6 +209,9 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 					p.Countdown, p.CountdownOf = d, "tolerationSeconds"
 				}
 			}
+		}
+		if p.Countdown > 0 {
+			p.Ends = snap.Elapsed + p.Countdown
 		}
 		switch {
 		case p.Stage == StagePending:
@@ -228,14 +241,11 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 				sn.Taints = append(sn.Taints, SceneTaint{Key: t.Key, Value: t.Value, Effect: t.Effect, Text: t.ToString()})
 			}
 		}
-		if !s.comps.kubelets.Running(n.Name) {
+		// the kubelet's heartbeat is its node lease (store-held)
+		if last, ended := c.NodeLeaseRenewalEnded(n.Name); ended {
 			sn.KubeletStopped = true
-			if obj != nil && !sn.Unknown {
-				if rc := obj.Condition(api.NodeReady); rc != nil {
-					if d := rc.LastHeartbeatTime.Add(kubelet.NodeMonitorGracePeriod).Sub(now); d > 0 {
-						sn.UnreachableIn = d
-					}
-				}
+			if d := last.Add(nodelifecycle.NodeMonitorGracePeriod).Sub(now); d > 0 && !sn.Unknown {
+				sn.UnreachableIn, sn.UnreachableAt = d, snap.Elapsed+d
 			}
 		}
 		sn.Pods = make([]ScenePod, len(n.Pods))

@@ -354,6 +354,8 @@ func (u *lessonsUI) runSolution() {
 	x.usedSolution = true
 	u.a.tl.leavePast()
 	u.play("Running the solution…", func() {
+		u.paced = true
+		defer func() { u.paced = false }()
 		from := len(u.a.rec.Inputs())
 		rec := u.a.rec
 		alive := func() bool { return u.ex == x && u.a.rec == rec }

@@ -95,6 +95,9 @@ type lessonsUI struct {
 	// busy is set while a step plays (in a goroutine that yields to the
 	// browser); the controls are disabled meanwhile.
 	busy bool
+	// paced is set while a step plays in slow motion (nextStep, a
+	// solution); skip once the learner asked to skip to its end.
+	paced, skip bool
 	// resetting is set while the lessons UI itself resets the cluster
 	// (its reset hook must then not close the panel).
 	resetting bool
@@ -558,10 +561,16 @@ func (u *lessonsUI) announce(msg string) {
 
 // act runs a panel button's action (its data-act).
 func (u *lessonsUI) act(b js.Value) {
+	if b.Get("dataset").Get("act").String() == "skip" {
+		u.skip = true // the step plays on at full speed
+		return
+	}
 	if u.busy {
 		return
 	}
 	switch what := b.Get("dataset").Get("act").String(); what {
+	case "replay":
+		u.replayStep()
 	case "open":
 		u.openItem(b.Get("dataset").Get("open").String(), b.Get("dataset").Get("kind").String())
 	case "next":
@@ -824,6 +833,7 @@ func (u *lessonsUI) play(label string, work func()) {
 	}
 	a := u.a
 	u.busy = true
+	u.skip = false
 	wasPlaying := a.playing
 	a.setPlaying(false)
 	u.setBusy(true, label)
@@ -865,8 +875,30 @@ func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
 	kc.watch = nil
 	last := nowMs() // the start of the current chunk of work
 	chunk := func() { stepChunkMaxMs = max(stepChunkMaxMs, nowMs()-last) }
+	st := u.a.view.stage
+	lastEl, lastQueued := time.Duration(-1), st.enqueued
 	if stepYield {
-		p.OnTick = func(time.Duration) bool {
+		p.OnTick = func(el time.Duration) bool {
+			if u.pacing() {
+				// slow motion: the frame loop draws what the tick changed
+				// and the stage plays it; a virtual second takes 1 s of
+				// wall time at 1× (a quarter of it when nothing changed)
+				chunk()
+				yieldFrame()
+				minMs := 0.0
+				if el != lastEl && lastEl >= 0 {
+					minMs = 1000 / max(u.a.speed, 0.1)
+					if st.enqueued == lastQueued {
+						minMs /= 4
+					}
+				}
+				lastEl, lastQueued = el, st.enqueued
+				for t0 := nowMs(); alive() && u.pacing() && (st.holding() || nowMs()-t0 < minMs); {
+					yieldFrame()
+				}
+				last = nowMs()
+				return alive()
+			}
 			if nowMs()-last < stepBudgetMs {
 				return true
 			}
@@ -884,6 +916,18 @@ func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
 		}
 	}
 }
+
+// pacing reports whether played steps go at a watchable pace (slow
+// motion): unless the learner pressed "Skip to end" during this step, the
+// page was opened with ?instant, or reduced motion is asked for.
+func (u *lessonsUI) pacing() bool {
+	return stepPace && u.paced && !u.skip && !u.a.view.stage.reduced
+}
+
+// stepPace is false with ?instant (or dsplay.paceForTest(false)): lesson
+// steps, exercise solutions play as fast as they can, yielding only to
+// draw.
+var stepPace = true
 
 // stepYield is false when a test measures steps played in one call
 // (dsplay.stepYieldForTest(false)): no OnTick, the page blocked for the
@@ -942,13 +986,21 @@ func (u *lessonsUI) setBusy(on bool, label string) {
 			b.Call("removeAttribute", "data-busy-off")
 		}
 	}
-	for _, id := range []string{"kubectl", "apply", "play", "step"} {
+	for _, id := range []string{"kubectl", "apply", "play", "step", "next-event"} {
 		if e := byID(id); !e.IsNull() && !u.a.tl.past {
 			e.Set("disabled", on)
 		}
 	}
+	if skip := u.pane.Call("querySelector", `button[data-act="skip"]`); skip.Truthy() {
+		remove(skip)
+	}
 	if on {
 		u.say(label)
+		if stepPace {
+			sk := navButton("skip", "Skip to end", "ctl")
+			sk.Set("title", "Play the rest of this step at once")
+			u.nav.Call("appendChild", sk)
+		}
 	}
 }
 
@@ -1040,43 +1092,66 @@ func (u *lessonsUI) nextStep() {
 	}
 	u.a.tl.leavePast() // the step plays on the live cluster: show it
 	i := l.shown + 1
-	st := l.steps[i]
-	u.play(fmt.Sprintf("Playing step %d of %d: %s…", i, l.lastStep(), st.Title), func() {
-		player, first := l.player, i
-		if u.a.rec != u.rec || player == nil {
-			// "Continue from here" made a new Recorder of this cluster's
-			// timeline: the lesson goes on with it, playing the step's
-			// lines through a Player of their own.
-			u.rec = u.a.rec
-			p, err := linesPlayer(l.item.sc, st.Commands, u.a.rec)
-			if err != nil {
-				u.say(err.Error())
-				return
-			}
-			player, first, l.player = p, 0, nil
+	u.play(fmt.Sprintf("Playing step %d of %d: %s…", i, l.lastStep(), l.steps[i].Title), func() { u.playStep(l, i) })
+}
+
+// replayStep plays the step shown again, in slow motion: the lesson is
+// replayed at once up to the step before, then the step plays.
+func (u *lessonsUI) replayStep() {
+	l := u.lesson
+	if l == nil || u.busy || l.shown < 1 || l.shown > l.lastStep() {
+		return
+	}
+	i := l.shown
+	u.a.tl.leavePast()
+	u.play(fmt.Sprintf("Replaying step %d of %d: %s…", i, l.lastStep(), l.steps[i].Title), func() {
+		if !u.replayWork(l, i-1) {
+			return
 		}
-		from := len(u.a.rec.Inputs())
-		// the learner acted, or rewound the timeline ("Continue from here")
-		ins := u.a.rec.Inputs()
-		touched := l.player == nil || len(ins) < l.after || learnerActed(ins, l.after)
-		rec := u.a.rec
-		untick := u.ticking(player, func() bool { return u.lesson == l && u.a.rec == rec })
-		res := player.PlayStep(first)
-		untick()
-		if u.lesson != l {
-			return // closed meanwhile
-		}
-		u.echoEntries(res, from)
-		u.showFile(l.item.sc, st.Commands)
-		l.after = len(u.a.rec.Inputs())
-		if len(res.Failures) > 0 {
-			l.failures[i] = res.Failures
-			l.touched[i] = touched
-		}
-		l.shown = i
-		u.markLesson(l)
-		u.drawLesson()
+		u.playStep(l, i)
 	})
+}
+
+// playStep plays step i of lesson l in slow motion (from u.play's
+// goroutine) and shows it.
+func (u *lessonsUI) playStep(l *lessonRun, i int) {
+	st := l.steps[i]
+	u.paced = true
+	defer func() { u.paced = false }()
+	player, first := l.player, i
+	if u.a.rec != u.rec || player == nil {
+		// "Continue from here" made a new Recorder of this cluster's
+		// timeline: the lesson goes on with it, playing the step's
+		// lines through a Player of their own.
+		u.rec = u.a.rec
+		p, err := linesPlayer(l.item.sc, st.Commands, u.a.rec)
+		if err != nil {
+			u.say(err.Error())
+			return
+		}
+		player, first, l.player = p, 0, nil
+	}
+	from := len(u.a.rec.Inputs())
+	// the learner acted, or rewound the timeline ("Continue from here")
+	ins := u.a.rec.Inputs()
+	touched := l.player == nil || len(ins) < l.after || learnerActed(ins, l.after)
+	rec := u.a.rec
+	untick := u.ticking(player, func() bool { return u.lesson == l && u.a.rec == rec })
+	res := player.PlayStep(first)
+	untick()
+	if u.lesson != l {
+		return // closed meanwhile
+	}
+	u.echoEntries(res, from)
+	u.showFile(l.item.sc, st.Commands)
+	l.after = len(u.a.rec.Inputs())
+	if len(res.Failures) > 0 {
+		l.failures[i] = res.Failures
+		l.touched[i] = touched
+	}
+	l.shown = i
+	u.markLesson(l)
+	u.drawLesson()
 }
 
 // linesPlayer returns a Player of a scenario made of lines (commands and
@@ -1126,35 +1201,44 @@ func (u *lessonsUI) prevStep() {
 // replayTo starts the lesson's cluster over and plays its steps 0..target.
 func (u *lessonsUI) replayTo(target int) {
 	l := u.lesson
-	a := u.a
 	u.play(fmt.Sprintf("Replaying the lesson up to step %d…", target), func() {
-		if err := u.reset(l.item); err != nil {
-			u.say(err.Error())
-			return
+		if u.replayWork(l, target) {
+			u.drawLesson()
 		}
-		l.player = scenario.NewPlayer(l.item.sc, a.rec)
-		l.failures, l.touched = map[int][]string{}, map[int]bool{}
-		rec := a.rec
-		alive := func() bool { return u.lesson == l && u.a.rec == rec }
-		for i := 0; i <= target; i++ {
-			if !alive() {
-				return // closed or reset meanwhile
-			}
-			from := len(a.rec.Inputs())
-			untick := u.ticking(l.player, alive)
-			res := l.player.PlayStep(i)
-			untick()
-			u.echoEntries(res, from)
-			u.showFile(l.item.sc, l.steps[i].Commands)
-			if len(res.Failures) > 0 {
-				l.failures[i] = res.Failures
-			}
-			a.view.render(false)
-		}
-		l.after = len(a.rec.Inputs())
-		l.shown = target
-		u.drawLesson()
 	})
+}
+
+// replayWork starts lesson l's cluster over and plays its steps
+// 0..target at once (from u.play's goroutine); false when it was closed
+// or reset meanwhile.
+func (u *lessonsUI) replayWork(l *lessonRun, target int) bool {
+	a := u.a
+	if err := u.reset(l.item); err != nil {
+		u.say(err.Error())
+		return false
+	}
+	l.player = scenario.NewPlayer(l.item.sc, a.rec)
+	l.failures, l.touched = map[int][]string{}, map[int]bool{}
+	rec := a.rec
+	alive := func() bool { return u.lesson == l && u.a.rec == rec }
+	for i := 0; i <= target; i++ {
+		if !alive() {
+			return false // closed or reset meanwhile
+		}
+		from := len(a.rec.Inputs())
+		untick := u.ticking(l.player, alive)
+		res := l.player.PlayStep(i)
+		untick()
+		u.echoEntries(res, from)
+		u.showFile(l.item.sc, l.steps[i].Commands)
+		if len(res.Failures) > 0 {
+			l.failures[i] = res.Failures
+		}
+		a.view.render(false)
+	}
+	l.after = len(a.rec.Inputs())
+	l.shown = target
+	return true
 }
 
 // restart starts the open lesson or exercise over.
@@ -1276,7 +1360,13 @@ func (u *lessonsUI) drawLesson() {
 	if l.shown > n {
 		next = navButton("restart", "Play again", "primary")
 	}
-	appendAll(u.nav, back, next, navButton("restart", "Restart", "ctl"))
+	appendAll(u.nav, back, next)
+	if l.shown >= 1 && l.shown <= n {
+		r := navButton("replay", "Replay this step", "ctl")
+		r.Set("title", "Play this step again, in slow motion")
+		u.nav.Call("appendChild", r)
+	}
+	u.nav.Call("appendChild", navButton("restart", "Restart", "ctl"))
 	u.galleryButton()
 	if u.stash != nil {
 		r := navButton("restore", "Restore my cluster", "ctl")
@@ -1417,6 +1507,12 @@ func (u *lessonsUI) hooks() {
 	// they play (true, the default) or play in one call; budgetMs (default
 	// stepYieldMs) is the work between yields. Returns the longest time
 	// (ms) a step ran without yielding since the previous call.
+	// pace(on): lesson steps and solutions play in slow motion (true, the
+	// default; ?instant starts with false) or as fast as they can.
+	o.Set("pace", a.hook("dsplay.pace", func(args []js.Value) any {
+		stepPace = len(args) == 0 || args[0].Truthy()
+		return stepPace
+	}))
 	o.Set("stepYieldForTest", a.hook("dsplay.stepYieldForTest", func(args []js.Value) any {
 		stepYield = len(args) == 0 || args[0].Truthy()
 		stepBudgetMs = stepYieldMs

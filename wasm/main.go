@@ -166,6 +166,8 @@ func (a *app) start() (err error) {
 
 	a.keepPaneOrder()
 	a.exposeHooks()
+	a.initStage()
+	stepPace = !urlParam("instant")
 	a.initLessons() // lessons and exercises (lesson.go)
 
 	// What the URL asks for (embed mode, a share link, a lesson: embed.go);
@@ -228,7 +230,7 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 		j := a.jobs[0]
 		a.jobs = a.jobs[1:]
 		j.run()
-	} else if a.playing && dt > 0 {
+	} else if a.playing && dt > 0 && !a.view.stage.holding() {
 		want := time.Duration(float64(dt) * a.speed)
 		v := min(want, a.maxStep).Truncate(time.Millisecond)
 		if v > 0 {
@@ -243,13 +245,17 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 		for t := nowMs(); nowMs()-t < a.slowMs; {
 		}
 	}
-	if a.playing {
+	switch {
+	case a.playing && a.view.stage.holding():
+		a.lag.reset() // the stage holds the clock: not lag
+	case a.playing:
 		a.showLag(a.lag.frame(ts, a.lastAdvance, a.speed))
 	}
 	a.lastAdvance = 0
 	a.kc.pollWatch() // a kubectl get -w prints what changed
 	a.ed.frame()
 	a.view.render(false)
+	a.view.stage.frame()
 	a.tl.frame()
 	a.cmp.frame()
 	a.lessonsFrame() // an open exercise observes and checks (gallery.go, exercise.go)
@@ -509,11 +515,16 @@ func urlParam(name string) bool {
 //	dsplay.checkExercise() -> exerciseState() after checking the goal now
 //	dsplay.showHint() -> the next hint, or "" when none is left
 //	dsplay.progress() -> {exercises: {ID: {solved, hints, solution}}, lessons: {ID: {done, step}}} (gallery.go)
+//	dsplay.nextEvent() -> seconds moved: advance to the next moment something changes (stage.go)
+//	dsplay.stage() -> {played, queued, holding, reduced, last: [{kind, pod, node, caption, component, func}]}
+//	                                 the stage's transitions: how many played, how many wait
+//	dsplay.pace(on) -> on: lesson steps and solutions in slow motion (the default) or at once
 //	dsplay.stepYieldForTest(on, budgetMs) -> ms: lesson steps yield to the browser (true) or play in one call; the longest run without yielding since the last call
 //
 // URL parameters the page reads (in its query string):
 //
 //	?paused   start with virtual time paused (tests and tutorials; Play starts it)
+//	?instant  lesson steps and exercise solutions play at once, not in slow motion
 //	?compare  open the compare view (RollingUpdate | OnDelete) on the first DaemonSet
 func (a *app) exposeHooks() {
 	o := js.Global().Get("Object").New()

@@ -87,6 +87,9 @@ type view struct {
 	filter, summaryKey string
 	lastDrawMs         float64
 
+	// stage animates the transitions between the scenes drawn (stage.go).
+	stage *stage
+
 	// still is true while the page draws its first frame: node cards and
 	// pod chips made then appear without the fade-in (class "still"), so
 	// the first pods' Pending phase shows from the start. Later ones fade in.
@@ -104,6 +107,7 @@ type nodeTile struct {
 type nodeCard struct {
 	root, name, status, roles, taints, pods, why js.Value
 	cls, statusKey, rolesKey, taintKey, whyKey   string
+	stageCls                                     string // the stage's classes (stage.go), after cls
 	seen                                         bool
 	surge                                        bool // the pods box has a pair of one DaemonSet's pods
 	still                                        bool // drawn in the first frame: no fade-in
@@ -115,8 +119,11 @@ type podChip struct {
 	revKey                         string
 	parent                         string // node name, "" for the not-scheduled area
 	cls, statusText, title, whyKey string
-	seen                           bool
-	still                          bool // drawn in the first frame: no fade-in
+	// key is "namespace/name"; stageCls the stage's classes (stage.go),
+	// written after cls.
+	key, stageCls string
+	seen          bool
+	still         bool // drawn in the first frame: no fade-in
 }
 
 type leavingChip struct {
@@ -149,6 +156,7 @@ func newView(a *app) *view {
 		lastRV:      -1,
 		still:       true,
 	}
+	v.stage = newStage(v)
 	// Delegated listeners for every node card: click, or Enter/Space when focused.
 	toggle := func(ev dom.Event) {
 		card := ev.Underlying().Get("target").Call("closest", "[data-node]")
@@ -156,7 +164,8 @@ func newView(a *app) *view {
 			return
 		}
 		name := card.Get("dataset").Get("node").String()
-		if name == v.panelNode {
+		onChip := !ev.Underlying().Get("target").Call("closest", ".pod").IsNull()
+		if name == v.panelNode && !onChip {
 			v.openPanel("")
 		} else {
 			v.openPanel(name)
@@ -234,6 +243,9 @@ func (v *view) render(force bool) {
 		v.lastClock = c
 		v.clock.Set("textContent", c)
 	}
+	if v.stage.have && v.stage.sim == sim {
+		v.stage.tick(sim.Elapsed()) // countdowns and pull bars follow the clock
+	}
 	rv := sim.Cluster.ResourceVersion()
 	if (rv != v.lastRV || force) && (force || !v.compact || nowMs()-v.lastDrawMs >= compactRedrawMs) {
 		v.lastRV = rv
@@ -252,6 +264,7 @@ func (v *view) render(force bool) {
 		v.updateRevisions()
 		v.drawRollouts()
 		v.drawNodes()
+		v.stage.update(sim, v.snap)
 		if v.panelNode != "" {
 			v.drawPanel()
 		}
@@ -745,7 +758,7 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 	}
 	if cls != c.cls {
 		c.cls = cls
-		c.root.Set("className", cls)
+		c.root.Set("className", cls+c.stageCls)
 	}
 	if n.Status != c.statusKey {
 		c.statusKey = n.Status
@@ -772,7 +785,11 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 		clear(c.taints)
 		for _, t := range n.Taints {
 			s := textEl("span", "taint", t)
+			if i := strings.LastIndexByte(t, ':'); i >= 0 {
+				s.Set("className", "taint eff-"+t[i+1:])
+			}
 			s.Set("title", "taint "+t)
+			s.Get("dataset").Set("taint", t)
 			c.taints.Call("appendChild", s)
 		}
 	}
@@ -840,6 +857,22 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			li.Set("title", w.reason+"\n(click the node for every check)")
 			c.why.Call("appendChild", li)
 		}
+	}
+}
+
+// setStage sets the stage's classes of the card (stage.go).
+func (c *nodeCard) setStage(cls string) {
+	if cls != c.stageCls {
+		c.stageCls = cls
+		c.root.Set("className", c.cls+cls)
+	}
+}
+
+// setStage sets the stage's classes of the chip (stage.go).
+func (c *podChip) setStage(cls string) {
+	if cls != c.stageCls {
+		c.stageCls = cls
+		c.el.Set("className", c.cls+cls)
 	}
 }
 
@@ -935,7 +968,9 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bo
 			parent: "\x00", // not placed yet
 			still:  v.still,
 		}
+		c.key = p.Namespace + "/" + p.Name
 		c.el.Get("dataset").Set("pod", p.Name)
+		c.el.Get("dataset").Set("podKey", c.key)
 		c.el.Get("dataset").Set("owner", p.Owner)
 		c.rev = el("span", "rev-tag")
 		appendAll(c.el, c.name, c.rev, c.status, c.image, c.why)
@@ -971,7 +1006,7 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bo
 	}
 	if cls != c.cls {
 		c.cls = cls
-		c.el.Set("className", cls)
+		c.el.Set("className", cls+c.stageCls)
 	}
 	st := p.Status + " · " + p.Ready
 	if st != c.statusText {
@@ -1147,7 +1182,11 @@ func (v *view) drawDecisions() {
 	for i := len(ds) - 1; i >= 0; i-- { // newest first
 		d := ds[i]
 		t := d.Time.Sub(cluster.Epoch)
-		b.WriteString(`<li><span class="t">`)
+		b.WriteString(`<li data-obj="`)
+		b.WriteString(html.EscapeString(d.Object))
+		b.WriteString(`" data-node="`)
+		b.WriteString(html.EscapeString(d.Node))
+		b.WriteString(`" title="click: show this pod or node on the cluster"><span class="t">`)
 		b.WriteString(html.EscapeString(formatLogTime(t)))
 		b.WriteString(`</span><span><span class="who">`)
 		b.WriteString(html.EscapeString(d.Component))

@@ -254,6 +254,17 @@ func (c *Cluster) NextWakeup(limit time.Time) (t time.Time, ok bool) {
 	return time.Time{}, false
 }
 
+// PeekWakeup returns the earliest wake-up after now without taking it off
+// the queue; ok is false when none is queued.
+func (c *Cluster) PeekWakeup() (t time.Time, ok bool) {
+	for _, w := range c.wakeups {
+		if w.After(c.now) && (!ok || w.Before(t)) {
+			t, ok = w, true
+		}
+	}
+	return t, ok
+}
+
 // PendingWakeups returns how many wake-ups are queued (for tests and the UI).
 func (c *Cluster) PendingWakeups() int { return c.wakeups.Len() }
 

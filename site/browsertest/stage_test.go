@@ -1,0 +1,262 @@
+package browsertest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// stageDS is a DaemonSet "agent" of busybox sleeping forever: as PID 1,
+// sleep ignores SIGTERM, so a deleted pod stays Terminating for its whole
+// grace period (grace seconds), long enough to watch its countdown.
+func stageDS(strategy string, grace int) string {
+	return rolloutDoc("agent", strategy, "busybox:1.36", fmt.Sprintf(`        command: ["sleep", "infinity"]
+      terminationGracePeriodSeconds: %d
+`, grace))
+}
+
+// stageReady opens a clean paused page with doc applied and every pod
+// ready (the stage's queue played out).
+func stageReady(t *testing.T, doc string) *page {
+	t.Helper()
+	p := open(t, "?paused")
+	if msg := eval[string](p, `dsplay.reset()`); msg != "" {
+		t.Fatal(msg)
+	}
+	if msg := eval[string](p, fmt.Sprintf(`dsplay.apply(%q)`, doc)); msg != "" {
+		t.Fatalf("apply: %s", msg)
+	}
+	p.advance(20)
+	p.waitJS(`!dsplay.stage().holding && document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 2`, "two running agent pods, the stage idle")
+	return p
+}
+
+// shotNow writes a screenshot at once, while animations and captions
+// still play (page.screenshot waits for them to end).
+func (p *page) shotNow(name string) {
+	p.t.Helper()
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	path := filepath.Join(shotDir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("screenshot: %s", path)
+}
+
+// podAnimations is a JS expression: how many animations run on pod chips.
+const podAnimations = `document.getAnimations().filter(a => a.playState === "running" && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest(".pod")).length`
+
+// chipMoves is a JS expression (a Promise): whether the chip matching sel
+// is at different places in two frames 120 ms apart.
+func chipMoves(sel string) string {
+	return fmt.Sprintf(`new Promise(res => {
+		const pos = () => { const e = document.querySelector(%q); if (!e) return "none"; const r = e.getBoundingClientRect(); return r.left.toFixed(1) + "," + r.top.toFixed(1) + "," + r.width.toFixed(1); };
+		const a = pos();
+		setTimeout(() => requestAnimationFrame(() => res(a !== "none" && pos() !== a)), 120);
+	})`, sel)
+}
+
+// The stage, placement: a new DaemonSet's pods fly from its row to their
+// nodes one after another (running animations, positions that change across
+// frames), the scheduler's bind is its own transition, and virtual time
+// waits while they play.
+func TestStagePlacementAnimates(t *testing.T) {
+	p := open(t, "?paused")
+	eval[string](p, `dsplay.reset()`)
+	p.waitJS(`!dsplay.stage().holding`, "the stage idle")
+	eval[bool](p, `dsplay.play(), true`)
+	if msg := eval[string](p, fmt.Sprintf(`dsplay.apply(%q)`, stageDS("{type: RollingUpdate}", 5))); msg != "" {
+		t.Fatal(msg)
+	}
+	p.waitJS(podAnimations+` > 0`, "animations on the new pod chips")
+	if !evalAwait[bool](p, chipMoves(`#nodes .pod[data-owner="agent"]:not(.st-wait)`)) {
+		t.Error("a new pod chip did not move between two frames")
+	}
+	p.waitJS(`dsplay.stage().holding`, "the stage to hold the clock")
+	t0 := eval[float64](p, `dsplay.elapsed()`)
+	time.Sleep(150 * time.Millisecond)
+	if t1 := eval[float64](p, `dsplay.elapsed()`); t1 != t0 && eval[bool](p, `dsplay.stage().holding`) {
+		t.Errorf("virtual time moved from %gs to %gs while the stage held it", t0, t1)
+	}
+	kinds := eval[[]string](p, `dsplay.stage().last.map(t => t.kind + " " + (t.component || "") + " " + (t.func || ""))`)
+	joined := strings.Join(kinds, "\n")
+	for _, want := range []string{"pod-create daemonset-controller syncNodes", "pod-bind default-scheduler bind"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the stage's transitions lack %q:\n%s", want, joined)
+		}
+	}
+	p.waitJS(`document.querySelectorAll('#nodes .pod.st-pulling[data-owner="agent"] .pod-pull > i').length > 0`, "a pull progress bar")
+	p.waitJS(`document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 2`, "both pods running")
+	p.shotNow("stage-placement")
+	p.checkConsole()
+}
+
+// The stage, RollingUpdate: the budget strip shows the slot maxUnavailable
+// spends while the old pod terminates through its grace period, with a
+// countdown, a caption naming rollingUpdate, and revisions on every pod.
+func TestStageRollingUpdateBudget(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}", 20))
+	if !eval[bool](p, `document.querySelectorAll('#rollout .budget .slot.available').length === 2`) {
+		t.Errorf("budget before the update: %s", eval[string](p, `(document.querySelector('#rollout .budget')||{}).outerHTML||"none"`))
+	}
+	p.runKubectl("kubectl set image ds/agent main=busybox:1.37")
+	p.waitJS(`document.querySelectorAll('#rollout .budget .slot.unavailable').length === 1`, "an unavailable slot in the budget strip")
+	if got := eval[string](p, `document.querySelector('#rollout .budget-label').textContent`); !strings.Contains(got, "maxUnavailable 1: 1 in use") {
+		t.Errorf("budget label %q, want maxUnavailable 1: 1 in use", got)
+	}
+	p.waitJS(`[...document.querySelectorAll('#nodes .pod.phase-terminating .pod-count')].some(e => /Terminating · \d+s of grace left/.test(e.textContent))`, "a terminating pod's countdown")
+	p.waitJS(`[...document.querySelectorAll('#nodes .caption')].some(c => /deleted by rollingUpdate · old revision 1 pod, 1 of maxUnavailable=1 used/.test(c.textContent))`, "the rollingUpdate caption on the pod")
+	before := eval[string](p, `document.querySelector('#nodes .pod.phase-terminating .pod-count').textContent`)
+	p.shotNow("stage-rolling-terminating")
+	p.advance(3)
+	after := eval[string](p, `(document.querySelector('#nodes .pod.phase-terminating .pod-count')||{}).textContent||""`)
+	if before == after {
+		t.Errorf("the countdown did not move with virtual time: %q then %q", before, after)
+	}
+	if op := eval[float64](p, `+getComputedStyle(document.querySelector('#nodes .pod.phase-terminating')).opacity`); op > 0.95 {
+		t.Errorf("a terminating pod 3 s into its grace period has opacity %g: it should fade", op)
+	}
+	if !eval[bool](p, `[...document.querySelectorAll('#nodes .pod[data-owner="agent"]')].every(c => /^r\d$/.test(c.querySelector('.rev-tag').textContent))`) {
+		t.Error("a pod chip has no revision tag")
+	}
+	p.checkConsole()
+}
+
+// The stage, NoExecute: the pod is pushed off its node (a transform that
+// changes while it plays) with the caption naming the taint; the taint's
+// badge lands on the node with its effect.
+func TestStageNoExecuteEvicts(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 8))
+	p.runKubectl("kubectl taint nodes node-1 dedicated=infra:NoExecute")
+	p.waitJS(`!!document.querySelector('.node[data-node="node-1"] .taint.eff-NoExecute')`, "the NoExecute badge on node-1")
+	p.waitJS(`!!document.querySelector('.node[data-node="node-1"] .pod.st-evicted')`, "the evicted pod marked on node-1")
+	moving := evalAwait[bool](p, chipMoves(`.node[data-node="node-1"] .pod.st-evicted`))
+	anims := eval[int](p, `document.getAnimations().filter(a => a.playState === "running" && a.effect.target.closest('.node[data-node="node-1"] .pod')).length`)
+	if !moving && anims == 0 {
+		t.Error("the evicted pod neither moved nor ran an animation")
+	}
+	p.waitJS(`[...document.querySelectorAll('.node[data-node="node-1"] .caption')].some(c => c.textContent === "evicted: taint dedicated=infra:NoExecute is not tolerated")`, "the eviction caption")
+	p.shotNow("stage-noexecute")
+	p.runKubectl("kubectl taint nodes node-1 dedicated=infra:NoExecute-")
+	p.advance(15)
+	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]').length === 1`, "the pod back on node-1 once the taint is gone")
+	p.checkConsole()
+}
+
+// The stage, NoSchedule under a running pod: it stays, marked kept.
+func TestStageNoScheduleKeeps(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 8))
+	p.runKubectl("kubectl taint nodes node-2 k=v:NoSchedule")
+	p.waitJS(`(document.querySelector('.node[data-node="node-2"] .pod.st-kept .pod-mark')||{}).textContent === "kept"`, "the kept mark on node-2's pod")
+	if !eval[bool](p, `!!document.querySelector('.node[data-node="node-2"] .taint.eff-NoSchedule')`) {
+		t.Error("no NoSchedule badge on node-2")
+	}
+	p.checkConsole()
+}
+
+// The stage, OnDelete: after a template change every pod wears "outdated"
+// and nothing moves; a deleted pod's replacement comes with the new
+// revision.
+func TestStageOnDeleteOutdated(t *testing.T) {
+	p := stageReady(t, stageDS("{type: OnDelete}", 2))
+	p.runKubectl("kubectl set image ds/agent main=busybox:1.37")
+	p.waitJS(`[...document.querySelectorAll('#nodes .pod[data-owner="agent"] .pod-mark')].filter(m => m.textContent === "outdated").length === 2`, "both pods marked outdated")
+	p.advance(5)
+	if n := eval[int](p, `document.querySelectorAll('#nodes .pod.phase-terminating').length`); n != 0 {
+		t.Errorf("OnDelete replaced %d pod(s) by itself", n)
+	}
+	name := eval[string](p, `document.querySelector('.node[data-node="node-1"] .pod[data-owner="agent"]').dataset.pod`)
+	p.runKubectl("kubectl delete pod " + name + " --wait=false")
+	p.advance(15)
+	p.waitJS(`(function(){ const c = document.querySelector('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]'); return c && c.dataset.rev === "2" && c.querySelector('.pod-mark').textContent === ""; })()`, "the replacement on node-1 at revision 2, not outdated")
+	p.checkConsole()
+}
+
+// The stage: clicking a decision lights up its pod and node; clicking a
+// pod shows its own history.
+func TestStageDecisionHighlightsPod(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 2))
+	pod := eval[string](p, `(function(){ const li = [...document.querySelectorAll('#log li[data-obj^="Pod/"]')].find(l => l.dataset.node === "node-2"); li.click(); return li.dataset.obj; })()`)
+	p.waitJS(`!!document.querySelector('.node[data-node="node-2"].hl') && !!document.querySelector('.node[data-node="node-2"] .pod.hl')`, "the decision's node and pod highlighted ("+pod+")")
+	eval[bool](p, `document.querySelector('.node[data-node="node-2"] .pod').click(), true`)
+	p.waitJS(`!!document.querySelector('.pod-history') && /created by|syncNodes/.test(document.querySelector('.pod-history').textContent) && /bind/.test(document.querySelector('.pod-history').textContent)`, "the pod's history")
+	p.checkConsole()
+}
+
+// The stage: "Next event" moves virtual time to the next change, not by a
+// fixed second.
+func TestStageNextEvent(t *testing.T) {
+	p := open(t, "?paused")
+	eval[string](p, `dsplay.reset()`)
+	eval[string](p, fmt.Sprintf(`dsplay.apply(%q)`, stageDS("{type: RollingUpdate}", 2)))
+	moved := eval[float64](p, `dsplay.nextEvent()`)
+	if moved <= 0 || moved > 5 {
+		t.Errorf("next event moved %gs, want a pull-start moment within 5 s", moved)
+	}
+	p.checkConsole()
+}
+
+// The stage in a lesson: a step takes visible wall time (slow motion), its
+// pods animate while it plays, "Skip to end" is offered, and "Replay this
+// step" plays it again.
+func TestStageLessonSlowMotion(t *testing.T) {
+	p := open(t, "?paused")
+	id := eval[string](p, `dsplay.lessons().find(l => /rolling|RollingUpdate/i.test(l.id + l.title)).id`)
+	if msg := eval[string](p, fmt.Sprintf(`dsplay.openLesson(%q)`, id)); msg != "" {
+		t.Fatal(msg)
+	}
+	p.waitJS(`dsplay.lessonState() && !dsplay.lessonState().busy`, "the lesson open")
+	steps := eval[int](p, `dsplay.lessonState().steps`)
+	// 5×: slow motion still, and a shorter test
+	eval[bool](p, `(function(){ const s = document.getElementById("speed"); s.value = "5"; s.dispatchEvent(new Event("change")); return true; })()`)
+	sawAnim, sawSkip := false, false
+	var longest time.Duration
+	for i := 1; i < steps && i <= 3; i++ {
+		start := time.Now()
+		if msg := eval[string](p, `dsplay.nextStep()`); msg != "" {
+			t.Fatalf("step %d: %s", i, msg)
+		}
+		deadline := time.Now().Add(90 * time.Second)
+		for eval[bool](p, `dsplay.lessonState().busy`) && time.Now().Before(deadline) {
+			sawAnim = sawAnim || eval[int](p, podAnimations) > 0
+			sawSkip = sawSkip || eval[bool](p, `!!document.querySelector('button[data-act="skip"]')`)
+			time.Sleep(40 * time.Millisecond)
+		}
+		longest = max(longest, time.Since(start))
+	}
+	t.Logf("longest step: %s", longest.Round(time.Millisecond))
+	if longest < 1500*time.Millisecond {
+		t.Errorf("the longest lesson step took %s of wall time: it jumped to its end", longest)
+	}
+	if !sawAnim {
+		t.Error("no pod animation ran while the steps played")
+	}
+	if !sawSkip {
+		t.Error(`no "Skip to end" button while a step played`)
+	}
+	step := eval[int](p, `dsplay.lessonState().step`)
+	if !eval[bool](p, `!!document.querySelector('button[data-act="replay"]')`) {
+		t.Fatal(`no "Replay this step" button`)
+	}
+	eval[bool](p, `document.querySelector('button[data-act="replay"]').click(), true`)
+	p.waitJS(`dsplay.lessonState().busy`, "the replay to start")
+	time.Sleep(600 * time.Millisecond)
+	p.shotNow("stage-lesson-replay")
+	eval[bool](p, `(document.querySelector('button[data-act="skip"]')||{click(){}}).click(), true`)
+	p.waitJS(`!dsplay.lessonState().busy`, "the replay to end")
+	if got := eval[int](p, `dsplay.lessonState().step`); got != step {
+		t.Errorf("after the replay the lesson shows step %d, want %d", got, step)
+	}
+	if f := eval[[]string](p, `dsplay.lessonState().failures || []`); len(f) > 0 {
+		t.Errorf("the replayed step failed: %v", f)
+	}
+	p.checkConsole()
+}
