@@ -29,7 +29,8 @@ type editor struct {
 	a      *app
 	ta     js.Value // textarea
 	gutter js.Value
-	marks  js.Value
+	marks  js.Value // the clipping box over the text area
+	layer  js.Value // inside marks: holds the marks, moved with the text
 	result js.Value
 
 	keys js.Value // the key hint shown while the editor has the focus
@@ -65,6 +66,10 @@ func newEditor(a *app, doc dom.Document) *editor {
 		keys:   byID("editor-keys"),
 		lines:  1,
 	}
+	// The box keeps its place and clips; the layer inside it moves with
+	// the text, so a mark below the first screen shows once scrolled to.
+	e.layer = el("div", "marks-layer")
+	e.marks.Call("appendChild", e.layer)
 	ta := doc.GetElementByID("yaml")
 	a.listen(ta, "input", func(dom.Event) {
 		e.dirty = true
@@ -266,19 +271,19 @@ func (e *editor) frame() {
 func (e *editor) syncScroll() {
 	top := e.ta.Get("scrollTop").Float()
 	e.gutter.Set("scrollTop", top)
-	e.marks.Get("style").Set("transform", fmt.Sprintf("translateY(%gpx)", -top))
+	e.layer.Get("style").Set("transform", fmt.Sprintf("translateY(%gpx)", -top))
 }
 
 // mark highlights the given 1-based lines.
 func (e *editor) mark(lines []int) {
-	clear(e.marks)
+	clear(e.layer)
 	e.marks.Get("classList").Call("remove", "stale")
 	e.marked = lines
 	for _, l := range lines {
 		m := el("div", "mark")
 		m.Get("style").Set("top", fmt.Sprintf("%dpx", padTop+(l-1)*lineHeight))
 		m.Call("setAttribute", "data-line", strconv.Itoa(l))
-		e.marks.Call("appendChild", m)
+		e.layer.Call("appendChild", m)
 	}
 }
 
