@@ -8,7 +8,8 @@ import (
 // underscoresCut is a JS expression: every text with an underscore in the
 // pod chips and the DaemonSet table whose underscore's ink (measured on a
 // canvas in the text's font) falls below the bottom of a box that clips
-// it while the text shows (a chip scrolled out of view does not count).
+// it while the text's own box is inside that box (a chip scrolled partly
+// out of view does not count).
 const underscoresCut = `(function(){
 	const ctx = document.createElement("canvas").getContext("2d");
 	const out = [];
@@ -29,7 +30,8 @@ const underscoresCut = `(function(){
 			const s = getComputedStyle(e);
 			if (s.overflowY === "visible" && s.overflowX === "visible") continue;
 			const b = e.getBoundingClientRect();
-			if (r.top < b.bottom && ink > b.bottom + 0.25) { // shown, but cut
+			// the text's box inside the clip, its ink below it (not a box scrolled partly out of view)
+			if (r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5 && ink > b.bottom + 0.25) {
 				out.push(JSON.stringify(n.textContent) + " in " + host.className + ": the underscore ends at " + ink.toFixed(1) + ", below " + (e.className || e.id || e.tagName) + "'s bottom " + b.bottom.toFixed(1));
 				break;
 			}
