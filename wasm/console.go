@@ -228,8 +228,10 @@ func (c *console) setInput(s string) {
 // console's own commands (clear, help, history) or a kubectl command. The
 // view redraws at once to animate the consequence.
 func (c *console) run(line string) engine.Output {
-	c.a.flushJobs() // an Apply clicked before this command lands first
-	c.stopWatch()   // the next command ends a watch, as in a terminal
+	// An Apply clicked before this command lands first. A running watch
+	// goes on, as in a second terminal: its block stays last in the log
+	// (pushItem), and another watch or Ctrl+C stops it.
+	c.a.flushJobs()
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return engine.Output{}
@@ -293,7 +295,9 @@ func (c *console) help() engine.Output {
 		"  Ctrl+L         clear the screen\n" +
 		"  Ctrl+C         abandon the line, or stop a watch\n" +
 		"  \\ at the end   continue the command on the next line\n" +
-		"Pasting several lines runs each of them in order.\n\n" +
+		"Pasting several lines runs each of them in order.\n" +
+		"A watch (kubectl get -w, kubectl rollout status) streams at the bottom of this log while\n" +
+		"you run other commands, as in a second terminal, until Ctrl+C or another watch replaces it.\n\n" +
 		"Console commands:\n" +
 		"  clear          clear the screen\n" +
 		"  help           this help\n" +
@@ -337,6 +341,7 @@ func (c *console) clearScreen() {
 		b := el("div", "block")
 		b.Get("classList").Call("add", "watching")
 		c.watch.block = b
+		c.fitWatch()
 		c.watch.entry = c.pushItem(b)
 	}
 }

@@ -3,14 +3,17 @@
 package main
 
 import (
+	"fmt"
 	"syscall/js"
 
 	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
-// consoleWatch is a running `kubectl get -w`: the lines it prints as
-// virtual time runs go under its command's block, until the next command
-// or Ctrl+C.
+// consoleWatch is a running `kubectl get -w` (or `kubectl rollout
+// status`): the lines it prints as virtual time runs go under its
+// command's block, which stays last in the log while other commands run
+// (the block scrolls by itself past half the log's height, fitWatch), until Ctrl+C
+// or another watch.
 type consoleWatch struct {
 	w     *kubectl.Watch
 	block js.Value // the command's .block
@@ -25,7 +28,8 @@ func (c *console) startWatch(w *kubectl.Watch, block js.Value) {
 	}
 	c.watch = &consoleWatch{w: w, block: block, entry: block.Get("parentElement")}
 	block.Get("classList").Call("add", "watching")
-	c.in.Set("placeholder", "watching: Ctrl+C or the next command stops it")
+	c.fitWatch()
+	c.in.Set("placeholder", "watching (other commands run beside it): Ctrl+C stops it")
 }
 
 // pollWatch shows what the running watch printed since the last poll
@@ -39,7 +43,13 @@ func (c *console) pollWatch() {
 	chunks := c.watch.w.Poll()
 	if len(chunks) > 0 {
 		atEnd := c.out.Get("scrollHeight").Float()-c.out.Get("scrollTop").Float()-c.out.Get("clientHeight").Float() < 24
-		c.appendChunks(c.watch.block, chunks)
+		b := c.watch.block
+		blockAtEnd := b.Get("scrollHeight").Float()-b.Get("scrollTop").Float()-b.Get("clientHeight").Float() < 24
+		c.appendChunks(b, chunks)
+		c.fitWatch()
+		if blockAtEnd {
+			b.Set("scrollTop", b.Get("scrollHeight"))
+		}
 		if atEnd {
 			c.scrollToEnd()
 		}
@@ -49,6 +59,17 @@ func (c *console) pollWatch() {
 	}
 }
 
+// fitWatch caps the watching block at half the log's height (two lines
+// at least), so the output of the commands run beside it shows above it.
+func (c *console) fitWatch() {
+	if c.watch == nil {
+		return
+	}
+	line := 12.5 * 1.45 // .kout's font size and line height
+	h := max(2*line, c.out.Get("clientHeight").Float()/2)
+	c.watch.block.Get("style").Set("maxHeight", fmt.Sprintf("%.0fpx", h))
+}
+
 // stopWatch ends the running watch; it reports whether one was running.
 func (c *console) stopWatch() bool {
 	if c.watch == nil {
@@ -56,6 +77,7 @@ func (c *console) stopWatch() bool {
 	}
 	c.watch.w.Stop()
 	c.watch.block.Get("classList").Call("remove", "watching")
+	c.watch.block.Get("style").Set("maxHeight", "")
 	c.watch = nil
 	c.in.Set("placeholder", "kubectl get pods -o wide")
 	return true

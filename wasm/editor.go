@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +30,8 @@ type editor struct {
 	a      *app
 	ta     js.Value // textarea
 	gutter js.Value
-	marks  js.Value
+	marks  js.Value // the clipping box over the text area
+	layer  js.Value // inside marks: holds the marks, moved with the text
 	result js.Value
 
 	keys js.Value // the key hint shown while the editor has the focus
@@ -65,6 +67,10 @@ func newEditor(a *app, doc dom.Document) *editor {
 		keys:   byID("editor-keys"),
 		lines:  1,
 	}
+	// The box keeps its place and clips; the layer inside it moves with
+	// the text, so a mark below the first screen shows once scrolled to.
+	e.layer = el("div", "marks-layer")
+	e.marks.Call("appendChild", e.layer)
 	ta := doc.GetElementByID("yaml")
 	a.listen(ta, "input", func(dom.Event) {
 		e.dirty = true
@@ -266,19 +272,19 @@ func (e *editor) frame() {
 func (e *editor) syncScroll() {
 	top := e.ta.Get("scrollTop").Float()
 	e.gutter.Set("scrollTop", top)
-	e.marks.Get("style").Set("transform", fmt.Sprintf("translateY(%gpx)", -top))
+	e.layer.Get("style").Set("transform", fmt.Sprintf("translateY(%gpx)", -top))
 }
 
 // mark highlights the given 1-based lines.
 func (e *editor) mark(lines []int) {
-	clear(e.marks)
+	clear(e.layer)
 	e.marks.Get("classList").Call("remove", "stale")
 	e.marked = lines
 	for _, l := range lines {
 		m := el("div", "mark")
 		m.Get("style").Set("top", fmt.Sprintf("%dpx", padTop+(l-1)*lineHeight))
 		m.Call("setAttribute", "data-line", strconv.Itoa(l))
-		e.marks.Call("appendChild", m)
+		e.layer.Call("appendChild", m)
 	}
 }
 
@@ -340,9 +346,10 @@ func (e *editor) showError(msg string) {
 // with its hint, in line order, marks the lines, and scrolls to the first
 // one. Clicking a message selects its line in the editor. A hint that shows
 // a flattened line re-indented ("it should read:" and the lines) is drawn
-// preformatted, with a "Use this fix" button when the repaired document
-// decodes with fewer problems than the text applied; likewise "Replace tabs
-// with spaces" for tabs in the indentation. Long lists of line numbers are
+// preformatted; the first such hint gets the one "Use this fix" button (it
+// repairs every flattened line at once) when the repaired document decodes
+// with fewer problems than the text applied; likewise "Replace tabs with
+// spaces" for tabs in the indentation. Long lists of line numbers are
 // cut short (shortenLists).
 func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 	ds = append([]manifest.Diagnostic(nil), ds...)
@@ -373,6 +380,14 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 			tabsAt = 0
 		}
 	}
+	// the lines the repair re-indents: the button names them when they are several
+	var fixLines []int
+	for _, d := range ds {
+		if strings.Contains(d.Hint, fixMarker) && d.Line > 0 && !slices.Contains(fixLines, d.Line) {
+			fixLines = append(fixLines, d.Line)
+		}
+	}
+	offered := e.repaired == ""
 	var lines []int
 	seen := map[int]bool{}
 	var msgs []string
@@ -399,7 +414,9 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 		msgs = append(msgs, pos+" "+msg)
 		appendAll(li, textEl("span", "pos", pos), document.Call("createTextNode", msg))
 		if d.Hint != "" {
-			li.Call("appendChild", e.hintEl(d.Hint))
+			offer := !offered && strings.Contains(d.Hint, fixMarker)
+			offered = offered || offer
+			li.Call("appendChild", e.hintEl(d.Hint, offer, fixLines))
 		}
 		if i == tabsAt {
 			b := textEl("button", "use-fix", "Replace tabs with spaces")
@@ -424,8 +441,9 @@ func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
 const fixMarker = "it should read:\n"
 
 // hintEl draws a hint: plain text, or its sentence and the repaired lines
-// preformatted, with the "Use this fix" button when a repair is on offer.
-func (e *editor) hintEl(hint string) js.Value {
+// preformatted, with the "Use this fix" button when offer is set (the
+// document's repair, which re-indents fixLines).
+func (e *editor) hintEl(hint string, offer bool, fixLines []int) js.Value {
 	i := strings.Index(hint, fixMarker)
 	if i < 0 {
 		if strings.Contains(hint, "\n") {
@@ -435,10 +453,19 @@ func (e *editor) hintEl(hint string) js.Value {
 	}
 	f := el("span", "fix")
 	appendAll(f, textEl("span", "fix-head", shortenLists(hint[:i+len(fixMarker)-1])), textEl("pre", "", hint[i+len(fixMarker):]))
-	if e.repaired != "" {
-		b := textEl("button", "use-fix", "Use this fix")
+	if offer {
+		label, title := "Use this fix", "Replace the editor's text with the repaired manifest (Ctrl+Z undoes it), then press Apply"
+		if len(fixLines) > 1 {
+			ls := make([]string, len(fixLines))
+			for i, l := range fixLines {
+				ls[i] = strconv.Itoa(l)
+			}
+			label = fmt.Sprintf("Use this fix (lines %s)", strings.Join(ls, ", "))
+			title = "Re-indent lines " + strings.Join(ls, ", ") + " as their hints show (Ctrl+Z undoes it), then press Apply"
+		}
+		b := textEl("button", "use-fix", label)
 		b.Set("type", "button")
-		b.Set("title", "Replace the editor's text with the repaired manifest (Ctrl+Z undoes it), then press Apply")
+		b.Set("title", title)
 		f.Call("appendChild", b)
 	}
 	return f

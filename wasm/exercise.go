@@ -268,15 +268,13 @@ func (u *lessonsUI) check() {
 	was := x.solved
 	x.solved = x.goal.OK && len(x.violations) == 0 && len(x.setupFails) == 0
 	if x.solved && !was {
-		if x.shared && !x.usedSolution {
-			u.say("The goal holds in this shared cluster ✓.")
-		} else if !x.usedSolution {
+		// The panel shows the outcome (drawExercise): the status line only
+		// tells screen readers.
+		if !x.shared && !x.usedSolution {
 			u.prog.exercise(x.item.id).Solved = true
 			u.save()
-			u.say("Solved ✓ — every check of the goal holds.")
-		} else {
-			u.say("The goal holds (with the solution's commands).")
 		}
+		u.announce(solvedText(x))
 	}
 	u.dropSolvedStatus()
 }
@@ -572,11 +570,15 @@ func (u *lessonsUI) drawExercise() {
 		outcome = append(outcome, box)
 	}
 	if x.solved {
-		msg := "Solved ✓ — every check of the goal holds."
-		if x.usedSolution {
-			msg = "The goal holds — with the solution's commands. Restart and try it yourself?"
+		box := textEl("p", "ex-solved", solvedText(x))
+		if next := u.nextExercise(x.item); next != nil && !embedMode() {
+			b := navButton("open", "Next exercise →", "primary ex-next")
+			b.Get("dataset").Set("open", next.id)
+			b.Get("dataset").Set("kind", scenario.KindExercise)
+			b.Set("title", next.title())
+			appendAll(box, document.Call("createTextNode", " "), b)
 		}
-		outcome = append(outcome, textEl("p", "ex-solved", msg))
+		outcome = append(outcome, box)
 	} else if p := u.prog.Exercises[x.item.id]; p != nil && p.Solved {
 		outcome = append(outcome, textEl("p", "lesson-hint", "You solved this exercise before."))
 	}
@@ -644,6 +646,28 @@ func (u *lessonsUI) drawExercise() {
 			b.Call("focus")
 		}
 	}
+}
+
+// solvedText is what the panel says when the goal holds.
+func solvedText(x *exerciseRun) string {
+	switch {
+	case x.usedSolution:
+		return "The goal holds — with the solution's commands. Restart and try it yourself?"
+	case x.shared:
+		return "The goal holds in this shared cluster ✓."
+	}
+	return "Solved ✓ — every check of the goal holds."
+}
+
+// nextExercise is the exercise after it in course order (nil for the last).
+func (u *lessonsUI) nextExercise(it *courseItem) *courseItem {
+	u.ordered()
+	for i, e := range u.exercises {
+		if e == it && i+1 < len(u.exercises) {
+			return u.exercises[i+1]
+		}
+	}
+	return nil
 }
 
 // checkItem is one check as a list item: ✓ or ✗ (named ok or bad for

@@ -164,23 +164,25 @@ type mdBlock struct {
 	spans []mdSpan
 }
 
-// mdSpan is a run of text, code (between backquotes) or not.
+// mdSpan is a run of text: code (between backquotes), *emphasis*,
+// **strong**, or plain.
 type mdSpan struct {
-	code bool
-	text string
+	code, em, strong bool
+	text             string
 }
 
 // parseMarkdownLite splits a lesson's explanation into blocks: a blank
 // line ends a paragraph, a line starting with "- " or "* " is a list
-// item, other lines join the paragraph with a space; `code` spans are
-// marked (an unpaired backquote is kept as text).
+// item, other lines join the paragraph with a space; `code`, *emphasis*
+// and **strong** spans are marked (an unpaired backquote or asterisk is
+// kept as text, as is everything inside a code span).
 func parseMarkdownLite(text string) []mdBlock {
 	var out []mdBlock
 	var cur []string
 	curItem := false
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, mdBlock{item: curItem, spans: codeSpans(strings.Join(cur, " "))})
+			out = append(out, mdBlock{item: curItem, spans: inlineSpans(strings.Join(cur, " "))})
 		}
 		cur, curItem = nil, false
 	}
@@ -198,6 +200,68 @@ func parseMarkdownLite(text string) []mdBlock {
 	}
 	flush()
 	return out
+}
+
+// inlineSpans splits s into code spans, then the text between them into
+// emphasis and strong spans.
+func inlineSpans(s string) []mdSpan {
+	var out []mdSpan
+	for _, sp := range codeSpans(s) {
+		if sp.code {
+			out = append(out, sp)
+			continue
+		}
+		out = append(out, emphasisSpans(sp.text)...)
+	}
+	return out
+}
+
+// emphasisSpans splits s at *emphasis* and **strong** delimiters: an
+// opening run is followed, and its closing run preceded, by a character
+// other than a space or an asterisk (so "2 * 3" and "a ** b" stay text).
+func emphasisSpans(s string) []mdSpan {
+	var out []mdSpan
+	start := 0 // s[start:i] is plain text not yet added
+	for i := 0; i < len(s); {
+		if s[i] != '*' {
+			i++
+			continue
+		}
+		n := 1
+		if strings.HasPrefix(s[i:], "**") {
+			n = 2
+		}
+		if j := closingRun(s, i+n, n); j >= 0 && (i+n >= len(s) || s[i+n] != '*') {
+			if start < i {
+				out = append(out, mdSpan{text: s[start:i]})
+			}
+			out = append(out, mdSpan{em: n == 1, strong: n == 2, text: s[i+n : j]})
+			i = j + n
+			start = i
+			continue
+		}
+		i += n
+	}
+	if start < len(s) {
+		out = append(out, mdSpan{text: s[start:]})
+	}
+	return out
+}
+
+// closingRun returns where the run of n asterisks closing an emphasis
+// opened just before from starts, or -1.
+func closingRun(s string, from, n int) int {
+	if from >= len(s) || s[from] == ' ' || s[from] == '*' {
+		return -1
+	}
+	delim := strings.Repeat("*", n)
+	for j := from + 1; j+n <= len(s); j++ {
+		if s[j:j+n] != delim || s[j-1] == ' ' || s[j-1] == '*' || j+n < len(s) && s[j+n] == '*' {
+			continue
+		}
+		return j
+	}
+	return -1
 }
 
 // codeSpans splits s at paired backquotes.

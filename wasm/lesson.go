@@ -606,9 +606,9 @@ func navButton(act, text, cls string) js.Value {
 	return b
 }
 
-// renderMarkdown appends text (markdown-lite: paragraphs, `code`, "- "
-// items) to parent as <p>, <ul><li> and <code> elements (text only: no
-// HTML is parsed).
+// renderMarkdown appends text (markdown-lite: paragraphs, `code`,
+// *emphasis*, **strong**, "- " items) to parent as <p>, <ul><li>, <code>,
+// <em> and <strong> elements (text only: no HTML is parsed).
 func renderMarkdown(parent js.Value, text string) {
 	var ul js.Value
 	for _, b := range parseMarkdownLite(text) {
@@ -626,9 +626,14 @@ func renderMarkdown(parent js.Value, text string) {
 			parent.Call("appendChild", e)
 		}
 		for _, s := range b.spans {
-			if s.code {
+			switch {
+			case s.code:
 				e.Call("appendChild", textEl("code", "", s.text))
-			} else {
+			case s.strong:
+				e.Call("appendChild", textEl("strong", "", s.text))
+			case s.em:
+				e.Call("appendChild", textEl("em", "", s.text))
+			default:
 				e.Call("appendChild", document.Call("createTextNode", s.text))
 			}
 		}
@@ -670,8 +675,9 @@ func commandsBox(cmds []string) js.Value {
 }
 
 // echoEntries shows what a Player ran in the console, as if typed: each
-// command with its output (playground commands as "# ..." lines), the
-// comments as comment lines. from is the number of the Recorder's inputs
+// command with its output (playground commands as "# ..." lines); the
+// author's comments between them are notes, not commands (consecutive
+// lines make one note). from is the number of the Recorder's inputs
 // before the Player ran: each entry is tied to the input its command made
 // (entryInputs), for the timeline's marks. A watch the step left running
 // (`kubectl get -w`, or `kubectl rollout status`, which streams on the
@@ -679,8 +685,19 @@ func commandsBox(cmds []string) js.Value {
 func (u *lessonsUI) echoEntries(res scenario.StepResult, from int) {
 	ins := u.a.rec.Inputs()
 	idx := entryInputs(res.Entries, ins, from)
-	var lastRun js.Value
+	var lastRun, note js.Value
 	for i, e := range res.Entries {
+		if e.Comment {
+			text := strings.TrimPrefix(strings.TrimLeft(strings.TrimSpace(e.Command), "#"), " ")
+			if note.IsUndefined() {
+				note = textEl("div", "note lesson-note", text+"\n")
+				u.a.kc.push(note)
+			} else {
+				note.Set("textContent", note.Get("textContent").String()+text+"\n")
+			}
+			continue
+		}
+		note = js.Undefined()
 		b := u.echoEntry(e)
 		item := b.Get("parentElement")
 		if item.IsNull() || !item.Get("classList").Call("contains", "entry").Bool() {
@@ -712,16 +729,10 @@ func isKubectl(cmd string) bool {
 	return strings.HasPrefix(c, "kubectl ") || c == "kubectl"
 }
 
-// echoEntry shows one entry; it returns its block.
+// echoEntry shows one command entry; it returns its block.
 func (u *lessonsUI) echoEntry(e scenario.Entry) js.Value {
 	c := u.a.kc
 	cmd := strings.TrimSpace(e.Command)
-	if e.Comment {
-		if !strings.HasPrefix(cmd, "#") {
-			cmd = "# " + cmd
-		}
-		return c.echoChunks(cmd, nil)
-	}
 	if !isKubectl(cmd) {
 		cmd = "# " + cmd
 	}

@@ -95,7 +95,7 @@ func (a *app) installRecorder(rec *engine.Recorder) {
 			remove(b.el)
 			delete(v.rollouts, id)
 		}
-		v.revKeyShown = ""
+		v.clearRevisionKey()
 		v.dsKey = ""
 	}
 	if t.ok() {

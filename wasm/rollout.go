@@ -165,6 +165,16 @@ func (v *view) drawRevisionKey() {
 	box.Set("hidden", false)
 }
 
+// clearRevisionKey empties and hides the revision key (a new cluster: the
+// key is drawn again from its DaemonSets, if it has any).
+func (v *view) clearRevisionKey() {
+	v.revKeyShown = ""
+	if box := byID("legend-rev"); !box.IsNull() {
+		clear(box)
+		box.Set("hidden", true)
+	}
+}
+
 // rolloutKey is everything fillRollout draws from d.
 func rolloutKey(d engine.DaemonSetView) string {
 	var b strings.Builder

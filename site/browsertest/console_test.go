@@ -324,7 +324,7 @@ func TestConsolePaste(t *testing.T) {
 }
 
 // kubectl get -w: the lines it prints stream under its command while
-// virtual time runs, and stop at Ctrl+C or at the next command.
+// virtual time runs, and stop at Ctrl+C or at another watch.
 func TestConsoleWatch(t *testing.T) {
 	p := open(t, "?paused")
 	p.advance(10)
@@ -369,9 +369,10 @@ func TestConsoleWatch(t *testing.T) {
 		t.Errorf("the stopped watch printed more:\n%s", strings.TrimPrefix(now, stopped))
 	}
 
-	// The next command stops a watch too.
+	// Another watch replaces a watch (other commands leave it running:
+	// TestConsoleWatchOutlivesOtherCommands).
 	p.runKubectl("kubectl get ds -w")
-	p.runKubectl("kubectl get nodes")
+	p.runKubectl("kubectl get nodes -w")
 	before := block("kubectl get ds -w")
 	eval[string](p, fmt.Sprintf("dsplay.apply(%q)", dsDemo))
 	p.advance(10)
