@@ -19,7 +19,7 @@ bundle:
 	$(GO) run ./site/cmd/bundle
 
 test: chromium worker-deps vet
-	$(GO) test ./...
+	$(GO) test -timeout 20m ./...
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory examples
 

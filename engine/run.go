@@ -47,6 +47,11 @@ func (s *Simulation) Run(line string) Output {
 		StreamRolloutStatus: s.streamRollout,
 		KubeletStoppedSince: s.Cluster.NodeLeaseRenewalEnded,
 	}
+	// taken at once, so no copy of the simulation ever holds it
+	if step := s.waitStep; step != nil {
+		s.waitStep = nil
+		env.Stop = func() error { step(); return nil }
+	}
 	args, err := kubectl.ParseCommandLine(line)
 	if err != nil {
 		msg := "error: " + err.Error() + "\n"

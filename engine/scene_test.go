@@ -244,3 +244,39 @@ budget`},
 		})
 	}
 }
+
+// TestRunWatchedSteps: RunWatched calls its hook between the steps of a
+// waiting delete, with the pod terminating there, and reaches Run's state.
+func TestRunWatchedSteps(t *testing.T) {
+	mk := func() *Recorder {
+		r := NewRecorder(Options{})
+		if _, err := r.Apply("a.yaml", strings.Replace(sceneDS(""), `image: "nginx:1.23"}`, `image: "busybox:1.36", command: [sleep, infinity]}`, 1)); err != nil {
+			t.Fatal(err)
+		}
+		r.Advance(15 * time.Second)
+		return r
+	}
+	a, b := mk(), mk()
+	pod := a.Live().Cluster.PodsOnNode("node-1")[0].Name
+	steps, terminating := 0, 0
+	outA := a.RunWatched("kubectl delete pod "+pod, func() {
+		steps++
+		for _, n := range a.Live().Scene(a.Live().Snapshot()).Nodes {
+			for _, p := range n.Pods {
+				if p.Name == pod && p.Stage == StageTerminating && p.Countdown > 0 {
+					terminating++
+				}
+			}
+		}
+	})
+	outB := b.Run("kubectl delete pod " + pod)
+	if steps < 10 || terminating < 10 {
+		t.Errorf("the hook ran %d times, %d of them with the pod terminating; want the 30 s grace period stepped through", steps, terminating)
+	}
+	if outA.Stdout != outB.Stdout || a.Live().Elapsed() != b.Live().Elapsed() || len(a.Inputs()) != len(b.Inputs()) {
+		t.Errorf("RunWatched: %q at %s with %d inputs; Run: %q at %s with %d inputs", outA.Stdout, a.Live().Elapsed(), len(a.Inputs()), outB.Stdout, b.Live().Elapsed(), len(b.Inputs()))
+	}
+	if a.Live().waitStep != nil {
+		t.Error("the hook outlived the command")
+	}
+}

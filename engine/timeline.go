@@ -595,6 +595,18 @@ func (r *Recorder) Branch(at time.Duration) error {
 // Run records and performs Simulation.Run(line).
 func (r *Recorder) Run(line string) Output { return r.Do(Input{Kind: InputRun, Line: line}).Output }
 
+// RunWatched is Run, with step called before every step of virtual time
+// a waiting command (delete waiting for its objects, drain) takes, while
+// the live simulation is between two steps: a shell draws it there (and
+// may wait, from a goroutine), so the wait plays as a cluster would show
+// it. step must not act on the simulation; the input recorded and the
+// state reached are Run's.
+func (r *Recorder) RunWatched(line string, step func()) Output {
+	r.live.waitStep = step
+	defer func() { r.live.waitStep = nil }()
+	return r.Run(line)
+}
+
 // Apply records and performs Simulation.Apply(filename, text).
 func (r *Recorder) Apply(filename, text string) (*ApplyReport, error) {
 	res := r.Do(Input{Kind: InputApply, Name: filename, Text: text})

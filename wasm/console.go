@@ -30,6 +30,9 @@ type console struct {
 	in, out js.Value
 	prompt  js.Value
 	cands   js.Value // the completion candidates under the log
+	// waiting is set while a command that waits (delete, drain) plays in
+	// slow motion (submit); Ctrl+C lets it finish at once.
+	waiting, hurry bool
 
 	hist   history
 	blocks int
@@ -132,6 +135,10 @@ func (c *console) keydown(ev dom.Event) {
 			return
 		}
 		ev.PreventDefault()
+		if c.waiting {
+			c.hurry = true // the waiting command ends at once
+			return
+		}
 		if c.interruptWatch() {
 			return
 		}
@@ -170,16 +177,53 @@ func (c *console) paste(ev dom.Event) {
 // submit runs every complete command in text (after the pending start of a
 // continued command); an unfinished last command becomes the pending one.
 func (c *console) submit(text string) {
+	if c.waiting {
+		return // a command still waits (the input is read-only meanwhile)
+	}
 	text = c.pending + text
 	cmds, rest := kubectl.SplitCommands(text)
 	c.setPending(rest)
 	c.hist.reset()
+	if c.playsWait(cmds) {
+		// a delete or drain waits as on a cluster: its wait plays on the
+		// stage, from a goroutine, the input read-only until it returns
+		c.waiting, c.hurry = true, false
+		c.in.Set("readOnly", true)
+		go func() {
+			defer func() {
+				c.waiting = false
+				c.in.Set("readOnly", false)
+				c.a.view.render(false)
+			}()
+			defer c.a.recoverAt("kubectl command")
+			for _, line := range cmds {
+				c.run(line)
+			}
+		}()
+		return
+	}
 	for _, line := range cmds {
 		c.run(line)
 	}
 	if len(cmds) == 0 && rest == "" && c.watch == nil {
 		c.echoChunks("", nil) // Enter on an empty line: a new prompt, as a shell shows
 	}
+}
+
+// playsWait reports whether cmds hold a command that waits on a cluster
+// (kubectl.MayWait) and its wait should play in slow motion: not with
+// ?instant or reduced motion, nor while the timeline shows the past or the
+// compare view is open.
+func (c *console) playsWait(cmds []string) bool {
+	if !stepPace || c.a.view.stage.reduced || c.a.tl.past || c.a.cmp.active() {
+		return false
+	}
+	for _, l := range cmds {
+		if kubectl.MayWait(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // inputAroundCaret splits the input's text at its selection: the text
@@ -268,8 +312,24 @@ func (c *console) run(line string) engine.Output {
 			c.a.rec.SetFile(manifestFile, c.a.ed.ta.Get("value").String())
 		}
 	}
-	out := c.a.rec.Run(line)
-	b := c.echoChunks(line, out.Chunks)
+	var out engine.Output
+	var b js.Value
+	if c.waiting && kubectl.MayWait(line) {
+		// the command line shows while it waits; its output when it returns
+		b = c.echoChunks(line, nil)
+		b.Get("classList").Call("add", "waiting")
+		c.a.setPlaying(false) // the command moves the clock, as on a cluster
+		pace := c.a.view.stage.newPacer()
+		start := c.a.rec.Live().Elapsed()
+		out = c.a.rec.RunWatched(line, func() {
+			pace.step(c.a.rec.Live().Elapsed()-start, func() bool { return !c.hurry })
+		})
+		b.Get("classList").Call("remove", "waiting")
+		c.appendChunks(b, out.Chunks)
+	} else {
+		out = c.a.rec.Run(line)
+		b = c.echoChunks(line, out.Chunks)
+	}
 	if out.Watch != nil {
 		c.startWatch(out.Watch, b)
 	}
@@ -293,7 +353,7 @@ func (c *console) help() engine.Output {
 		"                 start, and the list under this log)\n" +
 		"  ↑ ↓            walk the history (kept in this browser)\n" +
 		"  Ctrl+L         clear the screen\n" +
-		"  Ctrl+C         abandon the line, or stop a watch\n" +
+		"  Ctrl+C         abandon the line, stop a watch, or end a delete's or drain's wait at once\n" +
 		"  \\ at the end   continue the command on the next line\n" +
 		"Pasting several lines runs each of them in order.\n" +
 		"A watch (kubectl get -w, kubectl rollout status) streams at the bottom of this log while\n" +

@@ -886,27 +886,13 @@ func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
 	kc.watch = nil
 	last := nowMs() // the start of the current chunk of work
 	chunk := func() { stepChunkMaxMs = max(stepChunkMaxMs, nowMs()-last) }
-	st := u.a.view.stage
-	lastEl, lastQueued := time.Duration(-1), st.enqueued
+	pace := u.a.view.stage.newPacer()
 	if stepYield {
 		p.OnTick = func(el time.Duration) bool {
 			if u.pacing() {
-				// slow motion: the frame loop draws what the tick changed
-				// and the stage plays it; a virtual second takes 1 s of
-				// wall time at 1× (a quarter of it when nothing changed)
+				// slow motion (stage.go pacer)
 				chunk()
-				yieldFrame()
-				minMs := 0.0
-				if el != lastEl && lastEl >= 0 {
-					minMs = 1000 / max(u.a.speed, 0.1)
-					if st.enqueued == lastQueued {
-						minMs /= 4
-					}
-				}
-				lastEl, lastQueued = el, st.enqueued
-				for t0 := nowMs(); alive() && u.pacing() && (st.holding() || nowMs()-t0 < minMs); {
-					yieldFrame()
-				}
+				pace.step(el, func() bool { return alive() && u.pacing() })
 				last = nowMs()
 				return alive()
 			}

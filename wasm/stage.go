@@ -516,8 +516,13 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 			appendAll(s.el, s.label, s.slots)
 			st.budgets[d.Key] = s
 		}
-		if !s.el.Get("parentNode").Equal(b.el) {
-			b.el.Call("appendChild", s.el)
+		// in the block's summary line, which stays when it folds
+		host := b.el.Call("querySelector", "summary.ro-head")
+		if host.IsNull() {
+			host = b.el
+		}
+		if !s.el.Get("parentNode").Equal(host) {
+			host.Call("appendChild", s.el)
 		}
 		var k strings.Builder
 		fmt.Fprintf(&k, "%s %d %d %d|", d.Strategy, d.MaxUnavailable, d.MaxSurge, d.UpdateRevision)
@@ -528,12 +533,14 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 			continue
 		}
 		s.key = k.String()
-		label := ""
+		label, title := "", ""
 		switch {
 		case d.Strategy != "RollingUpdate":
-			label = fmt.Sprintf("%s · %d nodes · the controller replaces no pod", d.Strategy, len(d.Slots))
+			label = "no budget"
+			title = fmt.Sprintf("%s: the controller replaces no pod; %d node(s) should run one", d.Strategy, len(d.Slots))
 		default:
-			label = fmt.Sprintf("budget · maxUnavailable %d: %d in use", d.MaxUnavailable, d.Unavailable)
+			label = fmt.Sprintf("unavailable %d/%d", d.Unavailable, d.MaxUnavailable)
+			title = fmt.Sprintf("update budget: maxUnavailable %d, %d in use (nodes without an available pod)", d.MaxUnavailable, d.Unavailable)
 			if d.MaxSurge > 0 {
 				surges := 0
 				for _, sl := range d.Slots {
@@ -541,9 +548,16 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 						surges++
 					}
 				}
-				label += fmt.Sprintf(" · maxSurge %d: %d in use", d.MaxSurge, surges)
+				label += fmt.Sprintf(" · surge %d/%d", surges, d.MaxSurge)
+				title += fmt.Sprintf("; maxSurge %d, %d in use (nodes with an old and a new pod)", d.MaxSurge, surges)
 			}
 		}
+		s.el.Set("title", title)
+		steady := d.Unavailable == 0
+		for _, sl := range d.Slots {
+			steady = steady && sl.State == engine.SlotAvailable && sl.Updated
+		}
+		s.el.Get("classList").Call("toggle", "steady", steady)
 		s.label.Set("textContent", label)
 		clear(s.slots)
 		for _, sl := range d.Slots {
@@ -801,4 +815,37 @@ func (st *stage) closeHistory() {
 		remove(st.history)
 	}
 	st.history = js.Undefined()
+}
+
+// pacer plays steps of virtual time that a goroutine takes (a lesson step,
+// a solution, a waiting kubectl command) at a watchable pace: after each,
+// the frame loop draws the cluster and the stage plays what changed, and
+// a virtual second takes 1 s of wall time at 1× (a quarter of it when
+// nothing changed).
+type pacer struct {
+	st         *stage
+	lastEl     time.Duration
+	lastQueued int
+	started    bool
+}
+
+func (st *stage) newPacer() *pacer { return &pacer{st: st} }
+
+// step blocks the calling goroutine (never a JS callback) for one step
+// reached at virtual time el of its run, until on() turns false or the
+// step has had its time.
+func (pc *pacer) step(el time.Duration, on func() bool) {
+	st := pc.st
+	yieldFrame()
+	minMs := 0.0
+	if pc.started && el != pc.lastEl {
+		minMs = 1000 / max(st.v.a.speed, 0.1)
+		if st.enqueued == pc.lastQueued {
+			minMs /= 4
+		}
+	}
+	pc.started, pc.lastEl, pc.lastQueued = true, el, st.enqueued
+	for t0 := nowMs(); on() && (st.holding() || nowMs()-t0 < minMs); {
+		yieldFrame()
+	}
 }

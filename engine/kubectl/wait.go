@@ -73,3 +73,24 @@ func (inv *invocation) waitStep(start time.Time, bound time.Duration, idleOK, wh
 	inv.env.Advance(step)
 	return nil
 }
+
+// MayWait reports whether command line may block on a real cluster,
+// waiting for objects to go: `delete` (unless --wait=false) and `drain`.
+// A shell uses it to play the wait as it happens (engine's
+// Recorder.RunWatched); it changes nothing of how the command runs.
+func MayWait(line string) bool {
+	args, err := ParseCommandLine(line)
+	if err != nil {
+		return false
+	}
+	verb := false
+	for _, a := range args {
+		switch a {
+		case "delete", "drain":
+			verb = true
+		case "--wait=false":
+			return false
+		}
+	}
+	return verb
+}

@@ -132,3 +132,18 @@ func TestWaitingCommandsStop(t *testing.T) {
 		})
 	}
 }
+
+func TestMayWait(t *testing.T) {
+	for line, want := range map[string]bool{
+		"kubectl delete pod x":              true,
+		"k -n kube-system delete pod x":     true,
+		"kubectl delete pod x --wait=false": false,
+		"kubectl drain node-1 --force":      true,
+		"kubectl get pods":                  false,
+		"kubectl get pods | grep x":         false,
+	} {
+		if got := MayWait(line); got != want {
+			t.Errorf("MayWait(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

@@ -207,7 +207,8 @@ func open(t *testing.T, query string) *page {
 }
 
 // openURL opens a new tab on url (the playground served elsewhere: a plain
-// file server, file://, embed.html) and waits until the Go program is ready.
+// file server, file://, embed.html) and waits until the Go program is
+// ready; lesson steps then play without slow motion (dsplay.pace(false)).
 func openURL(t *testing.T, url string) *page {
 	t.Helper()
 	p := newTab(t)
@@ -217,6 +218,7 @@ func openURL(t *testing.T, url string) *page {
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to load and start the simulator")
 	t.Logf("page ready in %v", time.Since(start).Round(time.Millisecond))
+	p.instant()
 	return p
 }
 
@@ -244,6 +246,14 @@ func newTab(t *testing.T) *page {
 		}
 	}()
 	return p
+}
+
+// instant makes lesson steps and solutions play at once: the tests of
+// what they do need not wait for their slow motion (the stage's tests
+// turn it on). A reload turns slow motion back on: call it again.
+func (p *page) instant() {
+	p.t.Helper()
+	eval[bool](p, `!!(window.dsplay && dsplay.pace && (dsplay.pace(false), true))`)
 }
 
 // eval evaluates a JavaScript expression and decodes its result.

@@ -198,6 +198,7 @@ func TestConsoleHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to load again")
+	p.instant()
 	p.typeKeys(kb.ArrowUp)
 	if v := p.inputValue(); v != "kubectl get ds" {
 		t.Errorf("after a reload ↑ shows %q, want kubectl get ds", v)
@@ -218,6 +219,7 @@ func TestConsoleHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page without storage to load")
+	p.instant()
 	p.runKubectl("kubectl get pods")
 	p.typeKeys(kb.ArrowUp)
 	if v := p.inputValue(); v != "kubectl get pods" {

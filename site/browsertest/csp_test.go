@@ -63,6 +63,7 @@ func TestCSPHoldsEverywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to start")
+			p.instant()
 
 			// The policy is in force.
 			if tc.bundle {

@@ -57,6 +57,7 @@ func (p *page) forgetProgress() {
 		p.t.Fatal(err)
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to load again")
+	p.instant()
 }
 
 // openExercise opens an exercise from the gallery (as a learner does).
@@ -161,6 +162,7 @@ spec:
 		t.Fatal(err)
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to load again")
+	p.instant()
 	if !eval[bool](p, fmt.Sprintf(`dsplay.progress().exercises[%q].solved === true`, id)) {
 		t.Errorf("progress after a reload: %v", eval[any](p, `dsplay.progress()`))
 	}
@@ -348,6 +350,7 @@ func TestExerciseProgressCorruptOrBlocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitJS(`document.documentElement.dataset.state === "ready"`, "the page to load again")
+	p.instant()
 	if got := eval[string](p, `JSON.stringify(dsplay.progress())`); got != `{"exercises":{},"lessons":{}}` {
 		t.Errorf("progress from a corrupt value: %s", got)
 	}

@@ -109,8 +109,8 @@ func TestStageRollingUpdateBudget(t *testing.T) {
 	}
 	p.runKubectl("kubectl set image ds/agent main=busybox:1.37")
 	p.waitJS(`document.querySelectorAll('#rollout .budget .slot.unavailable').length === 1`, "an unavailable slot in the budget strip")
-	if got := eval[string](p, `document.querySelector('#rollout .budget-label').textContent`); !strings.Contains(got, "maxUnavailable 1: 1 in use") {
-		t.Errorf("budget label %q, want maxUnavailable 1: 1 in use", got)
+	if got := eval[string](p, `document.querySelector('#rollout .budget-label').textContent + " | " + document.querySelector('#rollout .budget').title`); !strings.Contains(got, "unavailable 1/1 | update budget: maxUnavailable 1, 1 in use") {
+		t.Errorf("budget label %q, want unavailable 1/1 and maxUnavailable 1, 1 in use", got)
 	}
 	p.waitJS(`[...document.querySelectorAll('#nodes .pod.phase-terminating .pod-count')].some(e => /Terminating · \d+s of grace left/.test(e.textContent))`, "a terminating pod's countdown")
 	p.waitJS(`[...document.querySelectorAll('#nodes .caption')].some(c => /deleted by rollingUpdate · old revision 1 pod, 1 of maxUnavailable=1 used/.test(c.textContent))`, "the rollingUpdate caption on the pod")
@@ -209,6 +209,7 @@ func TestStageNextEvent(t *testing.T) {
 // step" plays it again.
 func TestStageLessonSlowMotion(t *testing.T) {
 	p := open(t, "?paused")
+	eval[bool](p, `dsplay.pace(true)`)
 	id := eval[string](p, `dsplay.lessons().find(l => /rolling|RollingUpdate/i.test(l.id + l.title)).id`)
 	if msg := eval[string](p, fmt.Sprintf(`dsplay.openLesson(%q)`, id)); msg != "" {
 		t.Fatal(msg)
@@ -258,5 +259,31 @@ func TestStageLessonSlowMotion(t *testing.T) {
 	if f := eval[[]string](p, `dsplay.lessonState().failures || []`); len(f) > 0 {
 		t.Errorf("the replayed step failed: %v", f)
 	}
+	p.checkConsole()
+}
+
+// The stage, a delete typed in the console: the command waits as kubectl
+// does, and meanwhile the pod is visibly Terminating with its countdown;
+// then the replacement arrives.
+func TestStageConsoleDeletePlays(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 6))
+	eval[bool](p, `dsplay.pace(true)`)
+	name := eval[string](p, `document.querySelector('.node[data-node="node-1"] .pod[data-owner="agent"]').dataset.pod`)
+	start := time.Now()
+	if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.ID("kubectl")), chromedp.SendKeys(chromedp.ID("kubectl"), "kubectl delete pod "+name+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`!!document.querySelector('#kout .block.waiting')`, "the delete waiting in the console")
+	p.waitJS(`[...document.querySelectorAll('.node[data-node="node-1"] .pod.phase-terminating .pod-count')].some(e => /Terminating · \d+s of grace left/.test(e.textContent))`, "the deleted pod Terminating with its countdown while the delete waits")
+	p.shotNow("stage-console-delete")
+	p.waitJS(`!document.querySelector('#kout .block.waiting')`, "the delete to return")
+	if d := time.Since(start); d < 2*time.Second {
+		t.Errorf("the delete of a pod with a 6 s grace period returned after %s of wall time: its wait did not play", d)
+	}
+	if out, _ := p.lastOutput(); !strings.Contains(out, `pod "`+name+`" deleted`) {
+		t.Errorf("delete output %q", out)
+	}
+	p.advance(15)
+	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]').length === 1`, "the replacement running on node-1")
 	p.checkConsole()
 }
