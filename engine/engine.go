@@ -63,9 +63,6 @@ type Simulation struct {
 	Files map[string]string
 	// streamRollout is Options.StreamRolloutStatus.
 	streamRollout bool
-	// waitStep is the next Run's hook before each step of virtual time a
-	// waiting command takes (Recorder.RunWatched); Run clears it.
-	waitStep func()
 }
 
 // New returns a Simulation at virtual time cluster.Epoch, with the default

@@ -37,7 +37,11 @@ type Chunk = kubectl.Chunk
 // `kubectl get pods -o wide` ("kubectl" or "k" prefix optional), then lets
 // the components settle at the current virtual time. Commands that block in
 // real kubectl (delete waiting for the object to go) advance virtual time.
-func (s *Simulation) Run(line string) Output {
+func (s *Simulation) Run(line string) Output { return s.runStepped(line, nil) }
+
+// runStepped is Run with step, when not nil, called before every step of
+// virtual time a waiting command takes (Recorder.RunWatched).
+func (s *Simulation) runStepped(line string, step func()) Output {
 	env := &kubectl.Env{
 		Cluster: s.Cluster,
 		Files:   s.Files,
@@ -47,9 +51,7 @@ func (s *Simulation) Run(line string) Output {
 		StreamRolloutStatus: s.streamRollout,
 		KubeletStoppedSince: s.Cluster.NodeLeaseRenewalEnded,
 	}
-	// taken at once, so no copy of the simulation ever holds it
-	if step := s.waitStep; step != nil {
-		s.waitStep = nil
+	if step != nil {
 		env.Stop = func() error { step(); return nil }
 	}
 	args, err := kubectl.ParseCommandLine(line)

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
+
+	"github.com/dsplayground/dsplay/engine/internal/enginetest"
 )
 
 // sceneDS is the DaemonSet of the scene stories; strategy is spliced into
@@ -224,23 +225,7 @@ budget`},
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := sceneStory(t, manifests, c.script)
-			path := filepath.Join("testdata", "scene", c.name+".golden")
-			if updating() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transitions differ from %s (-update rewrites it):\n%s", path, got)
-			}
+			enginetest.Golden(t, filepath.Join("testdata", "scene", c.name+".golden"), got, updating())
 		})
 	}
 }
@@ -276,7 +261,7 @@ func TestRunWatchedSteps(t *testing.T) {
 	if outA.Stdout != outB.Stdout || a.Live().Elapsed() != b.Live().Elapsed() || len(a.Inputs()) != len(b.Inputs()) {
 		t.Errorf("RunWatched: %q at %s with %d inputs; Run: %q at %s with %d inputs", outA.Stdout, a.Live().Elapsed(), len(a.Inputs()), outB.Stdout, b.Live().Elapsed(), len(b.Inputs()))
 	}
-	if a.Live().waitStep != nil {
+	if a.waitStep != nil {
 		t.Error("the hook outlived the command")
 	}
 }

@@ -141,12 +141,14 @@ type Result struct {
 }
 
 // exec performs in on s. edits maps log indexes to the editor sessions their
-// Outputs opened (read for FinishEdit, written for Run and FinishEdit).
-func exec(s *Simulation, in *Input, idx int, edits map[int]*kubectl.EditSession) Result {
+// Outputs opened (read for FinishEdit, written for Run and FinishEdit);
+// step is a Run's hook between the steps of a waiting command (nil: none,
+// see RunWatched).
+func exec(s *Simulation, in *Input, idx int, edits map[int]*kubectl.EditSession, step func()) Result {
 	var r Result
 	switch in.Kind {
 	case InputRun:
-		r.Output = s.Run(in.Line)
+		r.Output = s.runStepped(in.Line, step)
 	case InputApply:
 		r.Report, r.Err = s.Apply(in.Name, in.Text)
 	case InputSetFile:
@@ -246,6 +248,8 @@ func (p pos) less(q pos) bool {
 type Recorder struct {
 	opts Options
 	live *Simulation
+	// waitStep is RunWatched's hook while its command runs.
+	waitStep func()
 	// liveEdits maps the live editor sessions to the index of the input
 	// whose Output opened them; edits the reverse (for exec).
 	liveEdits map[*kubectl.EditSession]int
@@ -346,7 +350,7 @@ func (r *Recorder) Do(in Input) Result {
 	rv := r.live.Cluster.ResourceVersion()
 	idx := len(r.inputs)
 	r.inputs = append(r.inputs, in)
-	res := exec(r.live, &r.inputs[idx], idx, r.edits)
+	res := exec(r.live, &r.inputs[idx], idx, r.edits, r.waitStep)
 	r.inputs[idx].End = r.live.Elapsed()
 	if res.Output.Edit != nil {
 		r.liveEdits[res.Output.Edit] = idx
@@ -551,7 +555,7 @@ func (r *Recorder) moveTo(p pos) *Simulation {
 			r.curPos = p
 			break
 		}
-		exec(r.cur, &r.inputs[c.n], c.n, r.curEdits)
+		exec(r.cur, &r.inputs[c.n], c.n, r.curEdits, nil)
 		r.curPos = pos{n: c.n + 1}
 	}
 	r.curMark = markOf(r.cur)
@@ -602,8 +606,8 @@ func (r *Recorder) Run(line string) Output { return r.Do(Input{Kind: InputRun, L
 // it. step must not act on the simulation; the input recorded and the
 // state reached are Run's.
 func (r *Recorder) RunWatched(line string, step func()) Output {
-	r.live.waitStep = step
-	defer func() { r.live.waitStep = nil }()
+	r.waitStep = step
+	defer func() { r.waitStep = nil }()
 	return r.Run(line)
 }
 

@@ -126,6 +126,8 @@ type podChip struct {
 	still         bool // drawn in the first frame: no fade-in
 }
 
+// leavingChip is an element detached by sweep at its deadline: a chip
+// fading out, a stage caption (stage.go).
 type leavingChip struct {
 	el       js.Value
 	deadline float64 // performance.now() ms

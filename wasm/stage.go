@@ -67,7 +67,6 @@ type stage struct {
 	// budgets are the update budget strips, by DaemonSet key.
 	budgets map[string]*budgetStrip
 
-	captions []caption
 	// history is the open pod history popover (stage.showHistory).
 	history js.Value
 	// played counts the transitions animated since the page opened
@@ -104,11 +103,6 @@ type budgetStrip struct {
 	key              string
 }
 
-type caption struct {
-	el       js.Value
-	deadline float64
-}
-
 func newStage(v *view) *stage {
 	st := &stage{v: v, pods: map[string]*podMarks{}, nodes: map[string]*nodeMarks{}, budgets: map[string]*budgetStrip{}, history: js.Undefined()}
 	if mq := global.Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
@@ -138,10 +132,13 @@ func (st *stage) reset() {
 	st.have = false
 	st.jobs = st.jobs[:0]
 	st.busyUntil = 0
-	for _, c := range st.captions {
-		remove(c.el)
+	// chips waiting for a job that will not play show at once
+	for _, c := range st.v.chips {
+		c.setStage(stripStage(c.stageCls, " st-wait", " st-unbound"))
 	}
-	st.captions = st.captions[:0]
+	for _, c := range jsArray(document.Call("querySelectorAll", "#nodes .caption, #rollout .caption")) {
+		remove(c)
+	}
 }
 
 // update takes the scene of sim at snap (just drawn by the view) and
@@ -193,8 +190,8 @@ func (st *stage) enqueue(trs []engine.Transition) {
 	st.busyUntil = start + float64(len(trs))*d
 }
 
-// frame starts the jobs that are due and drops the captions whose time
-// is up (view.render moves the countdowns and pull bars).
+// frame starts the jobs that are due (view.render moves the countdowns
+// and pull bars; view.sweep drops the captions whose time is up).
 func (st *stage) frame() {
 	now := nowMs()
 	n := 0
@@ -208,15 +205,6 @@ func (st *stage) frame() {
 	if n > 0 {
 		st.jobs = append(st.jobs[:0], st.jobs[n:]...)
 	}
-	keep := st.captions[:0]
-	for _, c := range st.captions {
-		if now >= c.deadline {
-			remove(c.el)
-		} else {
-			keep = append(keep, c)
-		}
-	}
-	st.captions = keep
 }
 
 // chip is the pod chip of key ("namespace/name"), nil if none is drawn.
@@ -323,7 +311,7 @@ func (st *stage) caption(t engine.Transition) {
 	host.Call("appendChild", c)
 	ms := max(captionMs, st.stepMs()*4)
 	c.Get("style").Call("setProperty", "--cap-ms", strconv.Itoa(int(ms))+"ms")
-	st.captions = append(st.captions, caption{el: c, deadline: nowMs() + ms})
+	st.v.leaving = append(st.v.leaving, leavingChip{el: c, deadline: nowMs() + ms})
 }
 
 // dsAnchor is the element a new pod of DaemonSet key leaves from: its row

@@ -328,6 +328,13 @@ func (p *page) advance(seconds float64) {
 func (p *page) screenshot(name string) string {
 	p.t.Helper()
 	p.waitJS(`document.getAnimations().every(a => a.playState !== "running")`, "animations to finish before the screenshot")
+	return p.shotNow(name)
+}
+
+// shotNow writes a full-page PNG at once, while animations and captions
+// still play, and logs its path.
+func (p *page) shotNow(name string) string {
+	p.t.Helper()
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)

@@ -2,8 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,21 +32,6 @@ func stageReady(t *testing.T, doc string) *page {
 	p.advance(20)
 	p.waitJS(`!dsplay.stage().holding && document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 2`, "two running agent pods, the stage idle")
 	return p
-}
-
-// shotNow writes a screenshot at once, while animations and captions
-// still play (page.screenshot waits for them to end).
-func (p *page) shotNow(name string) {
-	p.t.Helper()
-	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		p.t.Fatalf("screenshot: %v", err)
-	}
-	path := filepath.Join(shotDir, name+".png")
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-	p.t.Logf("screenshot: %s", path)
 }
 
 // podAnimations is a JS expression: how many animations run on pod chips.
@@ -94,8 +77,10 @@ func TestStagePlacementAnimates(t *testing.T) {
 		}
 	}
 	p.waitJS(`document.querySelectorAll('#nodes .pod.st-pulling[data-owner="agent"] .pod-pull > i').length > 0`, "a pull progress bar")
-	p.waitJS(`document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 2`, "both pods running")
 	p.shotNow("stage-placement")
+	eval[bool](p, `dsplay.pause(), true`)
+	p.advance(15)
+	p.waitJS(`document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 2`, "both pods running")
 	p.checkConsole()
 }
 

@@ -1,7 +1,12 @@
 // Package enginetest holds fixtures that the engine packages' tests share.
 package enginetest
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // DaemonSetYAML returns the smallest DaemonSet manifest: name, selected
 // and labelled app=name, with one container named name running image. The
@@ -36,4 +41,27 @@ func command(image string) string {
 		}
 	}
 	return ""
+}
+
+// Golden compares got with the golden file at path; with update it
+// rewrites the file instead (creating its directory). A missing file
+// fails, saying how to create it.
+func Golden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
 }
