@@ -374,3 +374,48 @@ func TestPruneCache(t *testing.T) {
 		t.Errorf("kept %v, want the 3 newest", names)
 	}
 }
+
+// TestWasmDirectImports pins what wasm/ (the DOM shell) imports directly:
+// the engine's façade, examples, dom/v2 and the standard library. The
+// shell still reaches into engine packages and parses YAML and txtar
+// itself for logic that belongs in the engine (session state, share and
+// export formats, scenario lines); those imports are listed as pending,
+// and the test fails both on a new import and on a pending one that is
+// gone (strike it from the list).
+func TestWasmDirectImports(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./wasm")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list ./wasm: %v\n%s", err, out)
+	}
+	allowed := map[string]bool{
+		"github.com/dsplayground/dsplay/engine":         true,
+		"github.com/dsplayground/dsplay/engine/session": true,
+		"github.com/dsplayground/dsplay/examples":       true,
+		"honnef.co/go/js/dom/v2":                        true,
+	}
+	pending := map[string]bool{ // to move behind the façade or into engine/session
+		"github.com/dsplayground/dsplay/engine/api":      true,
+		"github.com/dsplayground/dsplay/engine/cluster":  true,
+		"github.com/dsplayground/dsplay/engine/kubectl":  true,
+		"github.com/dsplayground/dsplay/engine/manifest": true,
+		"github.com/dsplayground/dsplay/engine/scenario": true,
+		"golang.org/x/tools/txtar":                       true,
+		"gopkg.in/yaml.v3":                               true,
+	}
+	seen := map[string]bool{}
+	for _, imp := range strings.Fields(string(out)) {
+		seen[imp] = true
+		std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+		if !std && !allowed[imp] && !pending[imp] {
+			t.Errorf("wasm/ imports %s: the shell renders views and forwards input; logic belongs in the engine", imp)
+		}
+	}
+	for imp := range pending {
+		if !seen[imp] {
+			t.Errorf("wasm/ no longer imports %s: strike it from the pending list", imp)
+		}
+	}
+}

@@ -189,10 +189,14 @@ func (c *console) submit(text string) {
 		// stage, from a goroutine, the input read-only until it returns
 		c.waiting, c.hurry = true, false
 		c.in.Set("readOnly", true)
+		wasPlaying := c.a.playing
 		go func() {
 			defer func() {
 				c.waiting = false
 				c.in.Set("readOnly", false)
+				if wasPlaying && !c.a.playing {
+					c.a.setPlaying(true) // the clock goes on once the command returns
+				}
 				c.a.view.render(false)
 			}()
 			defer c.a.recoverAt("kubectl command")

@@ -887,10 +887,17 @@ func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
 	last := nowMs() // the start of the current chunk of work
 	chunk := func() { stepChunkMaxMs = max(stepChunkMaxMs, nowMs()-last) }
 	pace := u.a.view.stage.newPacer()
+	label, shown := u.status.Get("textContent").String(), ""
 	if stepYield {
 		p.OnTick = func(el time.Duration) bool {
 			if u.pacing() {
-				// slow motion (stage.go pacer)
+				// slow motion (stage.go pacer); the status line names the
+				// command playing (the console shows the step's lines when
+				// it ends)
+				if cmd := p.Running(); cmd != shown && cmd != "" {
+					shown = cmd
+					u.say(label + " $ " + cmd)
+				}
 				chunk()
 				pace.step(el, func() bool { return alive() && u.pacing() })
 				last = nowMs()

@@ -34,13 +34,20 @@ import (
 // stageStepMs is the wall time one transition plays at 1×.
 const stageStepMs = 520
 
-// stageBatchMs caps the wall time one batch of transitions holds the
-// clock (a large cluster's hundred creations play faster, together).
-const stageBatchMs = 4000
+// stageOneByOne is the largest batch of transitions played strictly one
+// after another; a larger one (many nodes) is staggered over stageBatchMs.
+const stageOneByOne = 16
+
+// stageBatchMs is the wall time a large batch's starts are spread over.
+const stageBatchMs = 1200
 
 // stageMaxJobs is the largest batch that is animated; a larger one (a big
 // paste) is drawn at once.
 const stageMaxJobs = 240
+
+// maxBudgetSlots is the most slots a budget strip draws (the count says
+// how many more).
+const maxBudgetSlots = 24
 
 // captionMs is the least wall time a caption stays on its object.
 const captionMs = 2600
@@ -107,6 +114,15 @@ func newStage(v *view) *stage {
 	st := &stage{v: v, pods: map[string]*podMarks{}, nodes: map[string]*nodeMarks{}, budgets: map[string]*budgetStrip{}, history: js.Undefined()}
 	if mq := global.Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
 		st.reduced = mq.Get("matches").Bool()
+		// the setting may change while the page is open
+		f := js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) > 0 {
+				st.reduced = args[0].Get("matches").Bool()
+			}
+			return nil
+		})
+		v.a.funcs = append(v.a.funcs, f) // released at shutdown
+		mq.Call("addEventListener", "change", f)
 	}
 	return st
 }
@@ -177,7 +193,36 @@ func (st *stage) enqueue(trs []engine.Transition) {
 		}
 		return
 	}
-	d := min(st.stepMs(), stageBatchMs/float64(len(trs)))
+	// What a newer batch moves again is behind: its queued jobs go (a
+	// waiting chip shows at once), so the stage never replays a stale
+	// caption.
+	touched := map[string]bool{}
+	for _, t := range trs {
+		touched[t.Pod+"\x00"+t.Node] = true
+	}
+	keep := st.jobs[:0]
+	for _, j := range st.jobs {
+		if touched[j.tr.Pod+"\x00"+j.tr.Node] {
+			if c := st.chip(j.tr.Pod); c != nil && j.tr.Kind == engine.TransPodCreate {
+				c.setStage(stripStage(c.stageCls, " st-wait"))
+			}
+			continue
+		}
+		keep = append(keep, j)
+	}
+	st.jobs = keep
+	if len(st.jobs) > 0 {
+		start = max(now, st.jobs[len(st.jobs)-1].at+st.jobs[len(st.jobs)-1].d)
+	} else {
+		start = now
+	}
+	// one by one; a large batch (many nodes) plays together, briefly, so
+	// the clock keeps its speed
+	d := st.stepMs()
+	gap := d
+	if len(trs) > stageOneByOne {
+		gap = min(d, stageBatchMs/float64(len(trs)))
+	}
 	for i, t := range trs {
 		if t.Kind == engine.TransPodCreate {
 			// hidden until its turn: it appears at its DaemonSet
@@ -185,9 +230,9 @@ func (st *stage) enqueue(trs []engine.Transition) {
 				c.setStage(c.stageCls + " st-wait")
 			}
 		}
-		st.jobs = append(st.jobs, stageJob{tr: t, at: start + float64(i)*d, d: d})
+		st.jobs = append(st.jobs, stageJob{tr: t, at: start + float64(i)*gap, d: d})
 	}
-	st.busyUntil = start + float64(len(trs))*d
+	st.busyUntil = start + float64(len(trs)-1)*gap + d
 }
 
 // frame starts the jobs that are due (view.render moves the countdowns
@@ -527,7 +572,7 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 			label = "no budget"
 			title = fmt.Sprintf("%s: the controller replaces no pod; %d node(s) should run one", d.Strategy, len(d.Slots))
 		default:
-			label = fmt.Sprintf("unavailable %d/%d", d.Unavailable, d.MaxUnavailable)
+			label = fmt.Sprintf("%d unavailable · maxUnavailable %d", d.Unavailable, d.MaxUnavailable)
 			title = fmt.Sprintf("update budget: maxUnavailable %d, %d in use (nodes without an available pod)", d.MaxUnavailable, d.Unavailable)
 			if d.MaxSurge > 0 {
 				surges := 0
@@ -536,7 +581,7 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 						surges++
 					}
 				}
-				label += fmt.Sprintf(" · surge %d/%d", surges, d.MaxSurge)
+				label += fmt.Sprintf(" · %d surging · maxSurge %d", surges, d.MaxSurge)
 				title += fmt.Sprintf("; maxSurge %d, %d in use (nodes with an old and a new pod)", d.MaxSurge, surges)
 			}
 		}
@@ -548,7 +593,11 @@ func (st *stage) drawBudgets(sc engine.Scene) {
 		s.el.Get("classList").Call("toggle", "steady", steady)
 		s.label.Set("textContent", label)
 		clear(s.slots)
-		for _, sl := range d.Slots {
+		for i, sl := range d.Slots {
+			if i == maxBudgetSlots {
+				s.slots.Call("appendChild", textEl("span", "slot-more", fmt.Sprintf("+%d", len(d.Slots)-i)))
+				break
+			}
 			cls := "slot " + sl.State
 			if sl.Updated {
 				cls += " updated " + revClass(d.UpdateRevision)
@@ -712,9 +761,7 @@ func (a *app) nextEvent() time.Duration {
 		}
 	}
 	if moved == 0 {
-		if b := byID("next-event"); b.Truthy() {
-			b.Set("title", "Nothing is scheduled: the cluster is settled until you change something")
-		}
+		a.kc.note("Next event: nothing is scheduled; the cluster stays as it is until something changes it.\n")
 	}
 	a.kc.pollWatch()
 	a.view.render(false)

@@ -63,11 +63,13 @@ func (t recTarget) SucceedPod(namespace, name string) error {
 // runner executes steps on a target, writing the transcript to w and
 // collecting entries (for the Player) and failures.
 type runner struct {
-	sc  *Scenario
-	t   target
-	ctx context.Context
-	lw  *lineWriter
-	w   io.Writer
+	// current is the command line running, or the last one run.
+	current string
+	sc      *Scenario
+	t       target
+	ctx     context.Context
+	lw      *lineWriter
+	w       io.Writer
 
 	last  engine.Output
 	watch *kubectl.Watch
@@ -223,6 +225,9 @@ func (r *runner) steps(sts []step) bool {
 // exec runs one step; false when the context stopped the run.
 func (r *runner) exec(st *step) bool {
 	w := r.w
+	if st.verb != "comment" && st.verb != "heading" && st.verb != "stdout" && st.verb != "stderr" {
+		r.current = st.text
+	}
 	switch st.verb {
 	case "comment", "heading":
 		r.lw.startLine()

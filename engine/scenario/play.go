@@ -106,6 +106,10 @@ func NewPlayer(sc *Scenario, rec *engine.Recorder) *Player {
 // `cluster seed N`): create the Recorder a Player or Replay uses with them.
 func (sc *Scenario) Options() engine.Options { return sc.options() }
 
+// Running is the command line the step plays now (from OnTick: the one
+// whose virtual time passes), or the last one it played; "" before any.
+func (p *Player) Running() string { return p.r.current }
+
 // Steps is the number of lesson steps, step 0 included (len(sc.Lesson())).
 func (p *Player) Steps() int { return len(p.steps) }
 

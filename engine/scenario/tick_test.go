@@ -311,3 +311,22 @@ func TestRolloutStatusOnStreamingRecorderObserves(t *testing.T) {
 		t.Errorf("Player's failures %q, want Run's %q\n%s", got, want, tr)
 	}
 }
+
+// TestPlayerRunning: inside OnTick, Running names the command whose
+// virtual time passes.
+func TestPlayerRunning(t *testing.T) {
+	sc, err := Parse("r.txtar", []byte("kubectl get nodes\nadvance 3s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := engine.NewRecorder(sc.Options())
+	p := NewPlayer(sc, rec)
+	seen := map[string]bool{}
+	p.OnTick = func(time.Duration) bool { seen[p.Running()] = true; return true }
+	if res := p.PlayStep(0); len(res.Failures) > 0 {
+		t.Fatal(res.Failures)
+	}
+	if !seen["advance 3s"] || !seen["kubectl get nodes"] {
+		t.Errorf("Running during the ticks: %v", seen)
+	}
+}

@@ -94,8 +94,8 @@ func TestStageRollingUpdateBudget(t *testing.T) {
 	}
 	p.runKubectl("kubectl set image ds/agent main=busybox:1.37")
 	p.waitJS(`document.querySelectorAll('#rollout .budget .slot.unavailable').length === 1`, "an unavailable slot in the budget strip")
-	if got := eval[string](p, `document.querySelector('#rollout .budget-label').textContent + " | " + document.querySelector('#rollout .budget').title`); !strings.Contains(got, "unavailable 1/1 | update budget: maxUnavailable 1, 1 in use") {
-		t.Errorf("budget label %q, want unavailable 1/1 and maxUnavailable 1, 1 in use", got)
+	if got := eval[string](p, `document.querySelector('#rollout .budget-label').textContent + " | " + document.querySelector('#rollout .budget').title`); !strings.Contains(got, "1 unavailable · maxUnavailable 1 | update budget: maxUnavailable 1, 1 in use") {
+		t.Errorf("budget label %q, want 1 unavailable · maxUnavailable 1", got)
 	}
 	p.waitJS(`[...document.querySelectorAll('#nodes .pod.phase-terminating .pod-count')].some(e => /Terminating · \d+s of grace left/.test(e.textContent))`, "a terminating pod's countdown")
 	p.waitJS(`[...document.querySelectorAll('#nodes .caption')].some(c => /deleted by rollingUpdate · old revision 1 pod, 1 of maxUnavailable=1 used/.test(c.textContent))`, "the rollingUpdate caption on the pod")
