@@ -55,6 +55,15 @@ type compareSide struct {
 	snFor                                            *engine.Simulation
 	lastRV                                           int64
 	selected                                         string
+	// cards and chips are the node cards and pod chips drawn (by node and
+	// pod name), kept across redraws so the stage's animations play on
+	// them; prev is the side's scene last drawn (of the Simulation snFor),
+	// seq its last decision.
+	cards map[string]js.Value
+	chips map[string]js.Value
+	prev  engine.Scene
+	seq   int64
+	have  bool
 }
 
 func newCompare(a *app) *compareView {
@@ -115,7 +124,7 @@ func (v *compareView) ok() bool {
 func (v *compareView) active() bool { return v != nil && v.on }
 
 func newCompareSide(a *app, v *compareView, s engine.Side) *compareSide {
-	cs := &compareSide{side: s, lastRV: -1}
+	cs := &compareSide{side: s, lastRV: -1, cards: map[string]js.Value{}, chips: map[string]js.Value{}}
 	cs.root = el("section", "cmp-side")
 	cs.root.Get("dataset").Set("side", s.String())
 	cs.root.Call("setAttribute", "aria-label", s.String()+" side")
@@ -392,7 +401,10 @@ func (v *compareView) drawSide(cs *compareSide) {
 	}
 	cs.lastRV = rv
 	if cs.snFor != sim {
+		// a new comparison: start the side's drawing over
 		cs.snFor, cs.sn = sim, sim.NewSnapshotter()
+		cs.forgetCards()
+		clear(cs.nodes)
 	}
 	snap := cs.sn.Snapshot()
 	var d *engine.DaemonSetView
@@ -446,6 +458,11 @@ func (v *compareView) drawSide(cs *compareSide) {
 	if d != nil {
 		updRev = d.UpdateRevision
 	}
+	if !compactSide(snap) {
+		v.drawCards(cs, sim, snap, updRev)
+		return
+	}
+	cs.forgetCards()
 	frag := document.Call("createDocumentFragment")
 	shown := 0
 	pinned := map[string][]engine.PodView{}
@@ -457,7 +474,7 @@ func (v *compareView) drawSide(cs *compareSide) {
 	// Above tileThreshold nodes, as the main view, each node is a compact
 	// tile (render.go tileState, coloured by revision); nodes in natural
 	// order (w-1, w-2, ... w-10).
-	compact := len(snap.Nodes) > tileThreshold
+	compact := compactSide(snap)
 	nodesCls := "cmp-nodes"
 	if compact {
 		nodesCls = "cmp-nodes nodes compact"
@@ -504,6 +521,171 @@ func (v *compareView) drawSide(cs *compareSide) {
 	}
 	clear(cs.nodes)
 	cs.nodes.Call("appendChild", frag)
+}
+
+// compactSide: above tileThreshold nodes a side draws tiles, as the main
+// view.
+func compactSide(snap engine.Snapshot) bool { return len(snap.Nodes) > tileThreshold }
+
+// forgetCards drops the kept cards and chips (the side draws tiles, or
+// starts over).
+func (cs *compareSide) forgetCards() {
+	cs.cards, cs.chips, cs.have = map[string]js.Value{}, map[string]js.Value{}, false
+}
+
+// drawCards draws the side's nodes as cards with the compared DaemonSet's
+// pods, keeping each card and chip element across redraws, and plays the
+// scene's transitions on them through the page's stage (created pods pop
+// in, deleted ones fade, evicted ones are pushed off, with captions), so
+// both sides animate on their one clock.
+func (v *compareView) drawCards(cs *compareSide, sim *engine.Simulation, snap engine.Snapshot, updRev int64) {
+	if cs.nodes.Get("className").String() != "cmp-nodes" {
+		cs.nodes.Set("className", "cmp-nodes")
+	}
+	pinned := map[string][]engine.PodView{}
+	for _, p := range snap.Pending {
+		if p.Target != "" && p.Owner == v.name && p.Namespace == v.ns {
+			pinned[p.Target] = append(pinned[p.Target], p)
+		}
+	}
+	order := make([]int, len(snap.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return naturalCompare(snap.Nodes[a].Name, snap.Nodes[b].Name) })
+	seenCards, seenChips := map[string]bool{}, map[string]bool{}
+	var prev js.Value
+	place := func(parent, e js.Value) {
+		// e goes right after prev in parent (first when prev is unset)
+		want := parent.Get("firstElementChild")
+		if prev.Truthy() {
+			want = prev.Get("nextElementSibling")
+		}
+		if !want.Equal(e) {
+			if prev.Truthy() {
+				prev.Call("after", e)
+			} else {
+				parent.Call("prepend", e)
+			}
+		}
+		prev = e
+	}
+	shown, more := 0, false
+	for _, i := range order {
+		n := &snap.Nodes[i]
+		pods := pinned[n.Name]
+		for _, p := range n.Pods {
+			if p.Owner == v.name && p.Namespace == v.ns {
+				pods = append(pods, p)
+			}
+		}
+		if len(pods) == 0 {
+			continue
+		}
+		if shown == maxCompareNodes {
+			more = true
+			break
+		}
+		shown++
+		card := cs.cards[n.Name]
+		if !card.Truthy() {
+			card = el("div", "cmp-node")
+			card.Get("dataset").Set("node", n.Name)
+			card.Call("appendChild", textEl("span", "cmp-node-name", n.Name))
+			cs.cards[n.Name] = card
+		}
+		seenCards[n.Name] = true
+		place(cs.nodes, card)
+		cardPrev := card.Get("firstElementChild") // the name
+		for _, p := range pods {
+			fresh := v.chip(cs, p, updRev)
+			c := cs.chips[p.Name]
+			if !c.Truthy() {
+				c = fresh
+				c.Get("dataset").Set("text", c.Get("textContent"))
+				cs.chips[p.Name] = c
+			} else {
+				updateChip(c, fresh)
+			}
+			seenChips[p.Name] = true
+			if !cardPrev.Get("nextElementSibling").Equal(c) {
+				cardPrev.Call("after", c)
+			}
+			cardPrev = c
+		}
+	}
+	for name, c := range cs.chips {
+		if !seenChips[name] {
+			// it fades, no longer one of the side's pods
+			c.Get("classList").Call("remove", "cmp-pod")
+			c.Get("classList").Call("add", "gone")
+			c.Call("removeAttribute", "data-pod")
+			v.a.view.leaving = append(v.a.view.leaving, leavingChip{el: c, deadline: nowMs() + leaveMillis})
+			delete(cs.chips, name)
+		}
+	}
+	for name, card := range cs.cards {
+		if !seenCards[name] {
+			remove(card)
+			delete(cs.cards, name)
+		}
+	}
+	for _, e := range jsArray(cs.nodes.Call("querySelectorAll", ":scope > p.hint")) {
+		remove(e)
+	}
+	if shown == 0 {
+		cs.nodes.Call("appendChild", textEl("p", "hint", "No pod of this DaemonSet on any node."))
+	} else if more {
+		cs.nodes.Call("appendChild", textEl("p", "hint", "… more nodes (the numbers above count them all)"))
+	}
+	sc := sim.Scene(snap)
+	if cs.have {
+		var trs []engine.Transition
+		for _, t := range engine.DiffScenes(cs.prev, sc, sim.Decisions(cs.seq)) {
+			if t.Pod != "" && t.DaemonSet == v.ns+"/"+v.name {
+				trs = append(trs, t)
+			}
+		}
+		v.a.view.stage.enqueueOn(trs, func(t engine.Transition) js.Value {
+			_, name, _ := strings.Cut(t.Pod, "/")
+			return cs.chips[name]
+		})
+	}
+	cs.prev, cs.seq, cs.have = sc, sim.Cluster.LastDecisionSeq(), true
+}
+
+// updateChip gives chip c what fresh (the same pod, drawn anew) shows,
+// keeping the element (and any animation on it).
+func updateChip(c, fresh js.Value) {
+	if c.Get("className").String() != fresh.Get("className").String() {
+		c.Set("className", fresh.Get("className"))
+	}
+	// the content only when the pod's own changed (a caption stays); the
+	// nodes move over (an HTML copy would be inline style, which the CSP
+	// refuses)
+	if h := fresh.Get("textContent").String(); c.Get("dataset").Get("text").String() != h {
+		var cap js.Value
+		if old := c.Call("querySelector", ":scope > .caption"); old.Truthy() {
+			cap = old
+		}
+		kids := jsArray(fresh.Get("childNodes"))
+		args := make([]any, len(kids))
+		for i, k := range kids {
+			args[i] = k
+		}
+		c.Call("replaceChildren", args...)
+		if cap.Truthy() {
+			c.Call("appendChild", cap)
+		}
+		c.Get("dataset").Set("text", h)
+	}
+	for _, a := range []string{"title", "aria-label", "aria-pressed"} {
+		c.Call("setAttribute", a, fresh.Call("getAttribute", a))
+	}
+	cd, fd := c.Get("dataset"), fresh.Get("dataset")
+	for _, k := range []string{"pod", "rev", "image", "status", "old"} {
+		cd.Set(k, fd.Get(k))
+	}
 }
 
 // tile is node n drawn as a compact tile for its pods of the compared

@@ -88,6 +88,9 @@ type stageJob struct {
 	tr engine.Transition
 	at float64 // wall ms it starts
 	d  float64 // its duration
+	// find, when set, is the element the transition plays on (the compare
+	// view's chips); nil: the main view's chips and cards.
+	find func(engine.Transition) js.Value
 }
 
 type podMarks struct {
@@ -183,13 +186,24 @@ func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
 }
 
 // enqueue schedules trs one after another from the end of the queue.
-func (st *stage) enqueue(trs []engine.Transition) {
+func (st *stage) enqueue(trs []engine.Transition) { st.enqueueOn(trs, nil) }
+
+// enqueueOn is enqueue for transitions that play on the elements find
+// returns (nil: the main view's).
+func (st *stage) enqueueOn(trs []engine.Transition, find func(engine.Transition) js.Value) {
+	if len(trs) == 0 {
+		return
+	}
 	st.enqueued += len(trs)
 	now := nowMs()
 	start := max(now, st.busyUntil)
 	if st.reduced || len(trs) > stageMaxJobs || st.v.a.speed >= 10 {
 		for _, t := range trs {
-			st.caption(t)
+			if find == nil {
+				st.caption(t)
+			} else if e := find(t); e.Truthy() {
+				st.captionOn(e, t)
+			}
 		}
 		return
 	}
@@ -202,7 +216,7 @@ func (st *stage) enqueue(trs []engine.Transition) {
 	}
 	keep := st.jobs[:0]
 	for _, j := range st.jobs {
-		if touched[j.tr.Pod+"\x00"+j.tr.Node] {
+		if touched[j.tr.Pod+"\x00"+j.tr.Node] && (j.find == nil) == (find == nil) {
 			if c := st.chip(j.tr.Pod); c != nil && j.tr.Kind == engine.TransPodCreate {
 				c.setStage(stripStage(c.stageCls, " st-wait"))
 			}
@@ -224,13 +238,13 @@ func (st *stage) enqueue(trs []engine.Transition) {
 		gap = min(d, stageBatchMs/float64(len(trs)))
 	}
 	for i, t := range trs {
-		if t.Kind == engine.TransPodCreate {
+		if t.Kind == engine.TransPodCreate && find == nil {
 			// hidden until its turn: it appears at its DaemonSet
 			if c := st.chip(t.Pod); c != nil {
 				c.setStage(c.stageCls + " st-wait")
 			}
 		}
-		st.jobs = append(st.jobs, stageJob{tr: t, at: start + float64(i)*gap, d: d})
+		st.jobs = append(st.jobs, stageJob{tr: t, at: start + float64(i)*gap, d: d, find: find})
 	}
 	st.busyUntil = start + float64(len(trs)-1)*gap + d
 }
@@ -267,6 +281,13 @@ func (st *stage) play(j stageJob) {
 	t := j.tr
 	st.played++
 	d := j.d * 0.95
+	if j.find != nil {
+		if e := j.find(t); e.Truthy() && e.Get("isConnected").Bool() {
+			animatePod(e, t.Kind, d)
+			st.captionOn(e, t)
+		}
+		return
+	}
 	switch t.Kind {
 	case engine.TransPodCreate:
 		c := st.chip(t.Pod)
@@ -323,9 +344,6 @@ func (st *stage) play(j stageJob) {
 
 // caption shows t's caption on its object for a while.
 func (st *stage) caption(t engine.Transition) {
-	if t.Caption == "" {
-		return
-	}
 	var host js.Value
 	if t.Pod != "" {
 		if c := st.chip(t.Pod); c != nil {
@@ -338,10 +356,17 @@ func (st *stage) caption(t engine.Transition) {
 	} else if b := st.v.rollouts[t.DaemonSet]; b != nil {
 		host = b.el
 	}
-	if !host.Truthy() {
+	if host.Truthy() {
+		st.captionOn(host, t)
+	}
+}
+
+// captionOn shows t's caption in host (the newest caption of an object
+// replaces the one before) for a while.
+func (st *stage) captionOn(host js.Value, t engine.Transition) {
+	if t.Caption == "" {
 		return
 	}
-	// one caption per object: the newest
 	if old := host.Call("querySelector", ":scope > .caption"); old.Truthy() {
 		remove(old)
 	}
@@ -357,6 +382,24 @@ func (st *stage) caption(t engine.Transition) {
 	ms := max(captionMs, st.stepMs()*4)
 	c.Get("style").Call("setProperty", "--cap-ms", strconv.Itoa(int(ms))+"ms")
 	st.v.leaving = append(st.v.leaving, leavingChip{el: c, deadline: nowMs() + ms})
+}
+
+// animatePod plays transition kind on a pod element that has no flight
+// (the compare view's chips): it pops in, is bound, fades, is pushed off,
+// or pulses.
+func animatePod(e js.Value, kind string, ms float64) {
+	switch kind {
+	case engine.TransPodCreate:
+		animate(e, []any{map[string]any{"opacity": 0, "transform": "scale(0.4)"}, map[string]any{"opacity": 1, "transform": "none"}}, ms)
+	case engine.TransPodBind:
+		animate(e, []any{map[string]any{"boxShadow": "0 0 0 0 var(--accent)"}, map[string]any{"boxShadow": "0 0 0 7px transparent"}}, ms)
+	case engine.TransPodTerminate:
+		animate(e, []any{map[string]any{"filter": "saturate(1)", "opacity": 1}, map[string]any{"filter": "saturate(0.2)", "opacity": 0.6}}, ms)
+	case engine.TransPodEvict:
+		animate(e, []any{map[string]any{"transform": "none"}, map[string]any{"transform": "translateX(26px) rotate(2deg)", "offset": 0.6}, map[string]any{"transform": "none"}}, ms)
+	default:
+		animate(e, []any{map[string]any{"transform": "none"}, map[string]any{"transform": "scale(1.045)", "offset": 0.35}, map[string]any{"transform": "none"}}, ms)
+	}
 }
 
 // dsAnchor is the element a new pod of DaemonSet key leaves from: its row

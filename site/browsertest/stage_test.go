@@ -272,3 +272,23 @@ func TestStageConsoleDeletePlays(t *testing.T) {
 	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]').length === 1`, "the replacement running on node-1")
 	p.checkConsole()
 }
+
+// The stage, side by side: in the compare view the RollingUpdate side's
+// pods animate (kept elements, running animations, captions naming
+// rollingUpdate) on the one clock, while the OnDelete side's stay.
+func TestStageCompareAnimates(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}", 3))
+	if msg := eval[string](p, `dsplay.compare("default/agent")`); msg != "" {
+		t.Fatal(msg)
+	}
+	p.waitJS(`document.querySelectorAll('.cmp-side[data-side="RollingUpdate"] .cmp-pod').length === 2`, "the RollingUpdate side's pods")
+	eval[bool](p, `dsplay.play(), true`)
+	p.waitJS(`document.getAnimations().some(a => a.playState === "running" && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('.cmp-side[data-side="RollingUpdate"] .cmp-pod'))`, "an animation on a RollingUpdate-side pod")
+	p.waitJS(`[...document.querySelectorAll('.cmp-side[data-side="RollingUpdate"] .caption')].some(c => /rollingUpdate/.test(c.textContent))`, "a rollingUpdate caption on the RollingUpdate side")
+	p.shotNow("stage-compare")
+	if n := eval[int](p, `document.querySelectorAll('.cmp-side[data-side="OnDelete"] .cmp-pod.phase-terminating').length`); n != 0 {
+		t.Errorf("the OnDelete side terminates %d pod(s) by itself", n)
+	}
+	eval[bool](p, `(dsplay.compareExit(), true)`)
+	p.checkConsole()
+}
