@@ -1122,6 +1122,14 @@ func (u *lessonsUI) playStep(l *lessonRun, i int) {
 	st := l.steps[i]
 	u.paced = true
 	defer func() { u.paced = false }()
+	if u.pacing() {
+		// the step's text shows while it plays, so the learner reads what
+		// they watch (the controls stay disabled)
+		label := u.status.Get("textContent").String()
+		l.shown = i
+		u.drawLesson()
+		u.setBusy(true, label)
+	}
 	player, first := l.player, i
 	if u.a.rec != u.rec || player == nil {
 		// "Continue from here" made a new Recorder of this cluster's

@@ -29,6 +29,10 @@ const tileThreshold = 300
 // not, and each redraw walks every node.
 const compactRedrawMs = 200
 
+// nodeLeaveMs is how long a removed node's card fades (style.css
+// .node-ghost).
+const nodeLeaveMs = 1400
+
 // leaveMillis is how long a removed pod chip fades before it is detached
 // (matches the .pod transition in style.css).
 const leaveMillis = 500
@@ -464,7 +468,17 @@ func (v *view) drawCards() {
 	}
 	for name, c := range v.cards {
 		if !c.seen {
-			remove(c.root)
+			if v.still || v.stage.reduced {
+				remove(c.root)
+			} else {
+				// a node that leaves fades out where it was (a ghost: no
+				// longer a node card for anything that looks for one)
+				c.root.Set("className", "node-ghost")
+				c.root.Call("removeAttribute", "data-node")
+				c.root.Call("removeAttribute", "tabindex")
+				c.root.Call("appendChild", textEl("span", "caption cap-node-leave", "left the cluster"))
+				v.leaving = append(v.leaving, leavingChip{el: c.root, deadline: nowMs() + nodeLeaveMs})
+			}
 			delete(v.cards, name)
 			if name == v.panelNode {
 				v.openPanel("")

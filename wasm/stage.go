@@ -217,8 +217,8 @@ func (st *stage) enqueueOn(trs []engine.Transition, find func(engine.Transition)
 	keep := st.jobs[:0]
 	for _, j := range st.jobs {
 		if touched[j.tr.Pod+"\x00"+j.tr.Node] && (j.find == nil) == (find == nil) {
-			if c := st.chip(j.tr.Pod); c != nil && j.tr.Kind == engine.TransPodCreate {
-				c.setStage(stripStage(c.stageCls, " st-wait"))
+			if c := st.chip(j.tr.Pod); c != nil && j.find == nil && (j.tr.Kind == engine.TransPodCreate || j.tr.Kind == engine.TransPodBind) {
+				c.setStage(stripStage(c.stageCls, " st-wait", " st-unbound"))
 			}
 			continue
 		}
@@ -288,6 +288,12 @@ func (st *stage) play(j stageJob) {
 		}
 		return
 	}
+	// what plays comes into the node box's view
+	if c := st.chip(t.Pod); t.Pod != "" && c != nil {
+		reveal(st.v.nodesBox, c.el)
+	} else if card := st.v.cards[t.Node]; t.Pod == "" && card != nil {
+		reveal(st.v.nodesBox, card.root)
+	}
 	switch t.Kind {
 	case engine.TransPodCreate:
 		c := st.chip(t.Pod)
@@ -305,7 +311,7 @@ func (st *stage) play(j stageJob) {
 	case engine.TransPodBind:
 		if c := st.chip(t.Pod); c != nil {
 			c.setStage(strings.ReplaceAll(strings.ReplaceAll(c.stageCls, " st-unbound", ""), " st-wait", ""))
-			animate(c.el, []any{map[string]any{"boxShadow": "0 0 0 0 var(--accent)"}, map[string]any{"boxShadow": "0 0 0 7px transparent"}}, d)
+			animate(c.el, bindKeys, d)
 		}
 	case engine.TransPodPull, engine.TransPodPulled, engine.TransPodStart, engine.TransPodReady, engine.TransPodStall, engine.TransPodFinish, engine.TransPodKept, engine.TransPodUnkept, engine.TransPodOutdated:
 		if c := st.chip(t.Pod); c != nil {
@@ -313,7 +319,7 @@ func (st *stage) play(j stageJob) {
 		}
 	case engine.TransPodTerminate:
 		if c := st.chip(t.Pod); c != nil {
-			animate(c.el, []any{map[string]any{"filter": "saturate(1)"}, map[string]any{"filter": "saturate(0.2)", "offset": 0.5}, map[string]any{"filter": "saturate(1)"}}, d)
+			animate(c.el, deleteKeys, d)
 		}
 	case engine.TransPodEvict:
 		if c := st.chip(t.Pod); c != nil {
@@ -336,7 +342,7 @@ func (st *stage) play(j stageJob) {
 		}
 	case engine.TransRevision:
 		if b := st.v.rollouts[t.DaemonSet]; b != nil {
-			animate(b.el, []any{map[string]any{"backgroundColor": "color-mix(in srgb, var(--accent) 22%, transparent)"}, map[string]any{"backgroundColor": "transparent"}}, d*2)
+			animate(b.el, []any{map[string]any{"opacity": 0.35}, map[string]any{"opacity": 1}}, d*2)
 		}
 	}
 	st.caption(t)
@@ -384,6 +390,15 @@ func (st *stage) captionOn(host js.Value, t engine.Transition) {
 	st.v.leaving = append(st.v.leaving, leavingChip{el: c, deadline: nowMs() + ms})
 }
 
+// Keyframes of the stage's motions: transforms and opacity only, which the
+// browser composites without layout or paint.
+var (
+	// bindKeys: the scheduler's bind lands the pod (a small settle).
+	bindKeys = []any{map[string]any{"transform": "translateY(-6px) scale(1.06)"}, map[string]any{"transform": "translateY(1px) scale(0.99)", "offset": 0.6}, map[string]any{"transform": "none"}}
+	// deleteKeys: a pod deleted dims once, then fades through its grace.
+	deleteKeys = []any{map[string]any{"opacity": 1}, map[string]any{"opacity": 0.3, "offset": 0.5}, map[string]any{"opacity": 1}}
+)
+
 // animatePod plays transition kind on a pod element that has no flight
 // (the compare view's chips): it pops in, is bound, fades, is pushed off,
 // or pulses.
@@ -392,9 +407,9 @@ func animatePod(e js.Value, kind string, ms float64) {
 	case engine.TransPodCreate:
 		animate(e, []any{map[string]any{"opacity": 0, "transform": "scale(0.4)"}, map[string]any{"opacity": 1, "transform": "none"}}, ms)
 	case engine.TransPodBind:
-		animate(e, []any{map[string]any{"boxShadow": "0 0 0 0 var(--accent)"}, map[string]any{"boxShadow": "0 0 0 7px transparent"}}, ms)
+		animate(e, bindKeys, ms)
 	case engine.TransPodTerminate:
-		animate(e, []any{map[string]any{"filter": "saturate(1)", "opacity": 1}, map[string]any{"filter": "saturate(0.2)", "opacity": 0.6}}, ms)
+		animate(e, deleteKeys, ms)
 	case engine.TransPodEvict:
 		animate(e, []any{map[string]any{"transform": "none"}, map[string]any{"transform": "translateX(26px) rotate(2deg)", "offset": 0.6}, map[string]any{"transform": "none"}}, ms)
 	default:
@@ -700,6 +715,25 @@ func flyFrom(e, from js.Value, ms float64) {
 		map[string]any{"transform": px(dx*0.45, dy*0.45-18, 0.85), "opacity": 1, "offset": 0.55},
 		map[string]any{"transform": "none", "opacity": 1},
 	}, ms)
+}
+
+// reveal scrolls box (a scrolling container) so that e, inside it, is in
+// view, smoothly; nothing when it already is or box does not scroll.
+func reveal(box, e js.Value) {
+	if box.Get("scrollHeight").Float() <= box.Get("clientHeight").Float()+1 {
+		return
+	}
+	b, r := box.Call("getBoundingClientRect"), e.Call("getBoundingClientRect")
+	var dy float64
+	switch {
+	case r.Get("bottom").Float() > b.Get("bottom").Float():
+		dy = min(r.Get("bottom").Float()-b.Get("bottom").Float()+8, r.Get("top").Float()-b.Get("top").Float()-8)
+	case r.Get("top").Float() < b.Get("top").Float():
+		dy = r.Get("top").Float() - b.Get("top").Float() - 8
+	default:
+		return
+	}
+	box.Call("scrollBy", map[string]any{"top": dy, "behavior": "smooth"})
 }
 
 // taintBadge is the card's badge of taint text.

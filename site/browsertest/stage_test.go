@@ -292,3 +292,16 @@ func TestStageCompareAnimates(t *testing.T) {
 	eval[bool](p, `(dsplay.compareExit(), true)`)
 	p.checkConsole()
 }
+
+// The stage: a node that leaves fades out where it was, saying so, and is
+// no longer a node card meanwhile.
+func TestStageNodeLeaves(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 2))
+	p.runKubectl("kubectl delete node node-2")
+	p.waitJS(`!document.querySelector('.node[data-node="node-2"]')`, "node-2's card gone")
+	if !eval[bool](p, `[...document.querySelectorAll('#nodes .node-ghost .caption')].some(c => c.textContent === "left the cluster")`) {
+		t.Error("no fading ghost of node-2 saying it left")
+	}
+	p.waitJS(`!document.querySelector('#nodes .node-ghost')`, "the ghost to go")
+	p.checkConsole()
+}
