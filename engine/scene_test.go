@@ -265,3 +265,25 @@ func TestRunWatchedSteps(t *testing.T) {
 		t.Error("the hook outlived the command")
 	}
 }
+
+// TestSnapshotStatusLags: a NoSchedule taint under a running daemon pod
+// makes the node's verdict misscheduled while the DaemonSet's status, not
+// re-synced (syncNodeUpdate enqueues no sync for it), still counts 0.
+func TestSnapshotStatusLags(t *testing.T) {
+	s := New(Options{})
+	if _, err := s.Apply("ds.yaml", sceneDS("")); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(15 * time.Second)
+	if d := s.Snapshot().DaemonSets[0]; d.StatusLags {
+		t.Fatalf("status lags before any taint: %+v", d)
+	}
+	if out := s.Run("kubectl taint nodes node-1 k=v:NoSchedule"); out.ExitCode != 0 {
+		t.Fatal(out.Stderr)
+	}
+	s.Advance(time.Second)
+	d := s.Snapshot().DaemonSets[0]
+	if !d.StatusLags || d.Misscheduled != 0 {
+		t.Errorf("after a NoSchedule taint under the pod: StatusLags %v, numberMisscheduled %d; want true, 0", d.StatusLags, d.Misscheduled)
+	}
+}

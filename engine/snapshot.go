@@ -155,6 +155,16 @@ type DaemonSetView struct {
 	// type". RolloutDone is true once rolled out (and for OnDelete).
 	RolloutMessage string
 	RolloutDone    bool
+	// StatusLags: the status (numberMisscheduled, as the controller last
+	// wrote it) counts fewer misscheduled pods than the nodes' current
+	// verdicts show. That happens after a NoSchedule taint under a running
+	// daemon pod: nodeShouldRunDaemonPod now says shouldRun=false,
+	// shouldContinueRunning=true, but syncNodeUpdate (upstream
+	// pkg/controller/daemon/daemon_controller.go, since v1.33) enqueues the
+	// DaemonSet only when a pod must be created or deleted on the node, or
+	// when it already counts misscheduled pods, so the status is
+	// recomputed (updateDaemonSetStatus) only at the DaemonSet's next sync.
+	StatusLags bool
 }
 
 // RevisionView is one ControllerRevision of a DaemonSet, one line of the
@@ -368,7 +378,24 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 		snap.Pending = append(snap.Pending, v)
 	}
 	countRevisionPods(&snap)
+	markStatusLags(&snap)
 	return snap
+}
+
+// markStatusLags sets each DaemonSetView's StatusLags from the nodes'
+// verdicts.
+func markStatusLags(snap *Snapshot) {
+	verdicts := make([]int32, len(snap.DaemonSets))
+	for _, n := range snap.Nodes {
+		for k, d := range n.Daemons {
+			if d.Misscheduled && k < len(verdicts) {
+				verdicts[k]++
+			}
+		}
+	}
+	for k := range snap.DaemonSets {
+		snap.DaemonSets[k].StatusLags = verdicts[k] > snap.DaemonSets[k].Misscheduled
+	}
 }
 
 // revKey names a revision by its DaemonSet's UID and its hash.

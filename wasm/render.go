@@ -74,8 +74,8 @@ type view struct {
 	// then every DaemonSet is named namespace/name (see dsLabel).
 	multiNS bool
 	// statusLags holds the DaemonSets ("namespace/name") whose status
-	// counts fewer misscheduled pods than the node verdicts show (see
-	// misschedStatusLags).
+	// counts fewer misscheduled pods than the node verdicts show
+	// (engine.DaemonSetView.StatusLags).
 	statusLags map[string]bool
 	// emptyNodes is the note shown in place of the node cards when the
 	// cluster has no node.
@@ -265,7 +265,15 @@ func (v *view) render(force bool) {
 				v.multiNS = true
 			}
 		}
-		v.statusLags = misschedStatusLags(v.snap)
+		v.statusLags = nil
+		for _, d := range v.snap.DaemonSets {
+			if d.StatusLags {
+				if v.statusLags == nil {
+					v.statusLags = map[string]bool{}
+				}
+				v.statusLags[d.Namespace+"/"+d.Name] = true
+			}
+		}
 		v.drawDaemonSets()
 		v.updateRevisions()
 		v.drawRollouts()
@@ -890,37 +898,6 @@ func (c *podChip) setStage(cls string) {
 		c.stageCls = cls
 		c.el.Set("className", c.cls+cls)
 	}
-}
-
-// misschedStatusLags returns the DaemonSets ("namespace/name") whose status
-// (numberMisscheduled, as the controller last wrote it) counts fewer
-// misscheduled pods than the nodes' current verdicts show. That happens after
-// a NoSchedule taint under a running daemon pod: nodeShouldRunDaemonPod now
-// says shouldRun=false, shouldContinueRunning=true, but syncNodeUpdate
-// (pkg/controller/daemon/daemon_controller.go, since v1.33) enqueues the
-// DaemonSet only when a pod must be created or deleted on the node, or when
-// it already counts misscheduled pods, so the status is recomputed
-// (updateDaemonSetStatus) only at the DaemonSet's next sync.
-func misschedStatusLags(snap engine.Snapshot) map[string]bool {
-	verdicts := map[string]int32{}
-	for _, n := range snap.Nodes {
-		for _, d := range n.Daemons {
-			if d.Misscheduled {
-				verdicts[d.DaemonSet]++
-			}
-		}
-	}
-	var lags map[string]bool
-	for _, ds := range snap.DaemonSets {
-		key := ds.Namespace + "/" + ds.Name
-		if verdicts[key] > ds.Misscheduled {
-			if lags == nil {
-				lags = map[string]bool{}
-			}
-			lags[key] = true
-		}
-	}
-	return lags
 }
 
 // keptLine is a node card's line for a daemon pod the controller would not
