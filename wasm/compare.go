@@ -463,30 +463,47 @@ func (v *compareView) drawSide(cs *compareSide) {
 		return
 	}
 	cs.forgetCards()
+	// Above tileThreshold nodes, as the main view, each node is a compact
+	// tile (render.go tileState, coloured by revision).
+	if nodesCls := "cmp-nodes nodes compact"; nodesCls != cs.nodes.Get("className").String() {
+		cs.nodes.Set("className", nodesCls)
+	}
 	frag := document.Call("createDocumentFragment")
 	shown := 0
+	for _, sn := range v.sideNodes(snap) {
+		shown++
+		frag.Call("appendChild", v.tile(cs, sn.node, sn.pods, sn.pinned, updRev))
+	}
+	if shown == 0 {
+		frag.Call("appendChild", textEl("p", "hint", "No pod of this DaemonSet on any node."))
+	}
+	clear(cs.nodes)
+	cs.nodes.Call("appendChild", frag)
+}
+
+// sideNode is a node of a side with the compared DaemonSet's pods on it:
+// first the pinned ones not bound yet (pinned of them), then the bound.
+type sideNode struct {
+	node   *engine.NodeView
+	pods   []engine.PodView
+	pinned int
+}
+
+// sideNodes lists the nodes of snap that have a pod of the compared
+// DaemonSet, in natural order (w-1, w-2, ... w-10).
+func (v *compareView) sideNodes(snap engine.Snapshot) []sideNode {
 	pinned := map[string][]engine.PodView{}
 	for _, p := range snap.Pending {
 		if p.Target != "" && p.Owner == v.name && p.Namespace == v.ns {
 			pinned[p.Target] = append(pinned[p.Target], p)
 		}
 	}
-	// Above tileThreshold nodes, as the main view, each node is a compact
-	// tile (render.go tileState, coloured by revision); nodes in natural
-	// order (w-1, w-2, ... w-10).
-	compact := compactSide(snap)
-	nodesCls := "cmp-nodes"
-	if compact {
-		nodesCls = "cmp-nodes nodes compact"
-	}
-	if nodesCls != cs.nodes.Get("className").String() {
-		cs.nodes.Set("className", nodesCls)
-	}
 	order := make([]int, len(snap.Nodes))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return naturalCompare(snap.Nodes[a].Name, snap.Nodes[b].Name) })
+	var out []sideNode
 	for _, i := range order {
 		n := &snap.Nodes[i]
 		pods := pinned[n.Name]
@@ -495,32 +512,11 @@ func (v *compareView) drawSide(cs *compareSide) {
 				pods = append(pods, p)
 			}
 		}
-		if len(pods) == 0 {
-			continue
+		if len(pods) > 0 {
+			out = append(out, sideNode{node: n, pods: pods, pinned: len(pinned[n.Name])})
 		}
-		if compact {
-			shown++
-			frag.Call("appendChild", v.tile(cs, n, pods, len(pinned[n.Name]), updRev))
-			continue
-		}
-		if shown == maxCompareNodes {
-			frag.Call("appendChild", textEl("p", "hint", "… more nodes (the numbers above count them all)"))
-			break
-		}
-		shown++
-		card := el("div", "cmp-node")
-		card.Get("dataset").Set("node", n.Name)
-		card.Call("appendChild", textEl("span", "cmp-node-name", n.Name))
-		for _, p := range pods {
-			card.Call("appendChild", v.chip(cs, p, updRev))
-		}
-		frag.Call("appendChild", card)
 	}
-	if shown == 0 {
-		frag.Call("appendChild", textEl("p", "hint", "No pod of this DaemonSet on any node."))
-	}
-	clear(cs.nodes)
-	cs.nodes.Call("appendChild", frag)
+	return out
 }
 
 // compactSide: above tileThreshold nodes a side draws tiles, as the main
@@ -542,17 +538,6 @@ func (v *compareView) drawCards(cs *compareSide, sim *engine.Simulation, snap en
 	if cs.nodes.Get("className").String() != "cmp-nodes" {
 		cs.nodes.Set("className", "cmp-nodes")
 	}
-	pinned := map[string][]engine.PodView{}
-	for _, p := range snap.Pending {
-		if p.Target != "" && p.Owner == v.name && p.Namespace == v.ns {
-			pinned[p.Target] = append(pinned[p.Target], p)
-		}
-	}
-	order := make([]int, len(snap.Nodes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return naturalCompare(snap.Nodes[a].Name, snap.Nodes[b].Name) })
 	seenCards, seenChips := map[string]bool{}, map[string]bool{}
 	var prev js.Value
 	place := func(parent, e js.Value) {
@@ -571,17 +556,8 @@ func (v *compareView) drawCards(cs *compareSide, sim *engine.Simulation, snap en
 		prev = e
 	}
 	shown, more := 0, false
-	for _, i := range order {
-		n := &snap.Nodes[i]
-		pods := pinned[n.Name]
-		for _, p := range n.Pods {
-			if p.Owner == v.name && p.Namespace == v.ns {
-				pods = append(pods, p)
-			}
-		}
-		if len(pods) == 0 {
-			continue
-		}
+	for _, sn := range v.sideNodes(snap) {
+		n, pods := sn.node, sn.pods
 		if shown == maxCompareNodes {
 			more = true
 			break
