@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -244,8 +245,17 @@ func TestRunWatchedSteps(t *testing.T) {
 	a, b := mk(), mk()
 	pod := a.Live().Cluster.PodsOnNode("node-1")[0].Name
 	steps, terminating := 0, 0
+	refused := 0
 	outA := a.RunWatched("kubectl delete pod "+pod, func() {
 		steps++
+		// a shell's other actions meanwhile are refused, recording nothing
+		if _, err := a.Apply("x.yaml", sceneDS("")); errors.Is(err, ErrCommandRunning) {
+			refused++
+		}
+		if out := a.Run("kubectl get pods"); out.ExitCode == 1 && strings.Contains(out.Stderr, "still running") {
+			refused++
+		}
+		a.Advance(time.Minute)
 		for _, n := range a.Live().Scene(a.Live().Snapshot()).Nodes {
 			for _, p := range n.Pods {
 				if p.Name == pod && p.Stage == StageTerminating && p.Countdown > 0 {
@@ -261,8 +271,14 @@ func TestRunWatchedSteps(t *testing.T) {
 	if outA.Stdout != outB.Stdout || a.Live().Elapsed() != b.Live().Elapsed() || len(a.Inputs()) != len(b.Inputs()) {
 		t.Errorf("RunWatched: %q at %s with %d inputs; Run: %q at %s with %d inputs", outA.Stdout, a.Live().Elapsed(), len(a.Inputs()), outB.Stdout, b.Live().Elapsed(), len(b.Inputs()))
 	}
-	if a.waitStep != nil {
+	if a.waitStep != nil || a.running {
 		t.Error("the hook outlived the command")
+	}
+	if refused != 2*steps {
+		t.Errorf("%d of %d actions inside the hook were refused", refused, 2*steps)
+	}
+	if out := a.Run("kubectl get ds"); out.ExitCode != 0 {
+		t.Errorf("after the command: %s", out.Stderr)
 	}
 }
 

@@ -248,8 +248,10 @@ func (p pos) less(q pos) bool {
 type Recorder struct {
 	opts Options
 	live *Simulation
-	// waitStep is RunWatched's hook while its command runs.
+	// waitStep is RunWatched's hook while its command runs; running is
+	// set meanwhile, and Do refuses every other input.
 	waitStep func()
+	running  bool
 	// liveEdits maps the live editor sessions to the index of the input
 	// whose Output opened them; edits the reverse (for exec).
 	liveEdits map[*kubectl.EditSession]int
@@ -330,6 +332,11 @@ func (r *Recorder) Steps() []Step { return r.steps }
 // set by the Recorder). A FinishEdit's Edit must name an input of this
 // Recorder whose Output opened the session.
 func (r *Recorder) Do(in Input) Result {
+	if r.running {
+		// inside RunWatched's hook (a shell's event while a command
+		// waits): nothing may act on the simulation mid-command
+		return Result{Output: busyOutput, Err: ErrCommandRunning}
+	}
 	in.At = r.live.Elapsed()
 	if in.Kind == InputAdvance {
 		if in.D <= 0 {
@@ -350,7 +357,11 @@ func (r *Recorder) Do(in Input) Result {
 	rv := r.live.Cluster.ResourceVersion()
 	idx := len(r.inputs)
 	r.inputs = append(r.inputs, in)
+	if r.waitStep != nil {
+		r.running = true // RunWatched: refuse what its hook lets through
+	}
 	res := exec(r.live, &r.inputs[idx], idx, r.edits, r.waitStep)
+	r.running = false
 	r.inputs[idx].End = r.live.Elapsed()
 	if res.Output.Edit != nil {
 		r.liveEdits[res.Output.Edit] = idx
@@ -605,11 +616,23 @@ func (r *Recorder) Run(line string) Output { return r.Do(Input{Kind: InputRun, L
 // may wait, from a goroutine), so the wait plays as a cluster would show
 // it. step must not act on the simulation; the input recorded and the
 // state reached are Run's.
+//
+// While the command runs, every other action on the Recorder (Do and what
+// calls it: Run, Apply, Advance, ...) is refused: it returns
+// ErrCommandRunning (Run's Output says so, exit status 1) and records
+// nothing.
 func (r *Recorder) RunWatched(line string, step func()) Output {
 	r.waitStep = step
-	defer func() { r.waitStep = nil }()
+	defer func() { r.waitStep, r.running = nil, false }()
 	return r.Run(line)
 }
+
+// ErrCommandRunning is what an action on a Recorder returns while a
+// command run by RunWatched still waits.
+var ErrCommandRunning = errors.New("a kubectl command is still running: wait for it to return (Ctrl+C in the console ends its wait)")
+
+// busyOutput is Run's Output while a command still runs.
+var busyOutput = Output{Stderr: "error: " + ErrCommandRunning.Error() + "\n", Chunks: []Chunk{{Stderr: true, Text: "error: " + ErrCommandRunning.Error() + "\n"}}, ExitCode: 1}
 
 // Apply records and performs Simulation.Apply(filename, text).
 func (r *Recorder) Apply(filename, text string) (*ApplyReport, error) {

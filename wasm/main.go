@@ -226,7 +226,9 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 	}
 
 	a.frameNo++
-	if len(a.jobs) > 0 && a.frameNo >= a.jobs[0].queued+2 {
+	// a queued Apply waits for a console command still running (the
+	// Recorder refuses every action meanwhile)
+	if len(a.jobs) > 0 && a.frameNo >= a.jobs[0].queued+2 && !a.kc.waiting {
 		j := a.jobs[0]
 		a.jobs = a.jobs[1:]
 		j.run()
