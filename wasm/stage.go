@@ -67,8 +67,12 @@ type stage struct {
 	busyUntil float64
 	reduced   bool
 
+	// byKey is the view's chips by pod key (indexChips).
+	byKey map[string]*podChip
+	// tickedAt is the virtual time tick last drew (-1: draw at the next).
+	tickedAt time.Duration
 	// pods and nodes are the live marks of the scene, by pod key and node
-	// name, updated every frame (countdowns, pull progress).
+	// name, updated as the clock moves (countdowns, pull progress).
 	pods  map[string]*podMarks
 	nodes map[string]*nodeMarks
 	// budgets are the update budget strips, by DaemonSet key.
@@ -96,10 +100,13 @@ type stageJob struct {
 type podMarks struct {
 	p     engine.ScenePod
 	total time.Duration // the countdown's length when first seen
+	el    js.Value      // the chip
 	count js.Value      // .pod-count
 	bar   js.Value      // .pod-pull > i
 	mark  js.Value      // .pod-mark: "outdated", "kept"
-	text  string
+	// text, left and pull are what the count, the chip's --left and the
+	// bar show, so a frame writes only what changed
+	text, left, pull string
 }
 
 type nodeMarks struct {
@@ -114,7 +121,7 @@ type budgetStrip struct {
 }
 
 func newStage(v *view) *stage {
-	st := &stage{v: v, pods: map[string]*podMarks{}, nodes: map[string]*nodeMarks{}, budgets: map[string]*budgetStrip{}, history: js.Undefined()}
+	st := &stage{v: v, pods: map[string]*podMarks{}, nodes: map[string]*nodeMarks{}, budgets: map[string]*budgetStrip{}, byKey: map[string]*podChip{}, history: js.Undefined(), tickedAt: -1}
 	if mq := global.Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
 		st.reduced = mq.Get("matches").Bool()
 		// the setting may change while the page is open
@@ -169,6 +176,7 @@ func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
 		st.clearMarks()
 		return
 	}
+	st.indexChips()
 	sc := sim.Scene(snap)
 	var trs []engine.Transition
 	if st.have && st.sim == sim && !v.still && sc.Elapsed >= st.prev.Elapsed {
@@ -267,13 +275,14 @@ func (st *stage) frame() {
 }
 
 // chip is the pod chip of key ("namespace/name"), nil if none is drawn.
-func (st *stage) chip(key string) *podChip {
+func (st *stage) chip(key string) *podChip { return st.byKey[key] }
+
+// indexChips maps the view's chips by pod key (after each redraw).
+func (st *stage) indexChips() {
+	st.byKey = make(map[string]*podChip, len(st.v.chips))
 	for _, c := range st.v.chips {
-		if c.key == key {
-			return c
-		}
+		st.byKey[c.key] = c
 	}
-	return nil
 }
 
 // play runs one transition's animation and caption.
@@ -442,7 +451,7 @@ func (st *stage) mark(sc engine.Scene) {
 		seen[p.Key] = true
 		m := st.pods[p.Key]
 		if m == nil || m.count.IsUndefined() || !m.count.Get("parentNode").Equal(c.el) {
-			m = &podMarks{count: el("span", "pod-count"), bar: el("i", ""), mark: el("span", "pod-mark")}
+			m = &podMarks{el: c.el, count: el("span", "pod-count"), bar: el("i", ""), mark: el("span", "pod-mark")}
 			pull := el("span", "pod-pull")
 			pull.Call("appendChild", m.bar)
 			appendAll(c.el, m.mark, pull, m.count)
@@ -530,11 +539,17 @@ func (st *stage) mark(sc engine.Scene) {
 			delete(st.nodes, k)
 		}
 	}
+	st.tickedAt = -1
 	st.tick(sc.Elapsed)
 }
 
-// tick moves the countdowns and the pull bars to virtual time now.
+// tick moves the countdowns and the pull bars to virtual time now; it
+// writes nothing while the clock stands still.
 func (st *stage) tick(now time.Duration) {
+	if now == st.tickedAt {
+		return
+	}
+	st.tickedAt = now
 	for _, m := range st.pods {
 		p := m.p
 		text := ""
@@ -559,9 +574,9 @@ func (st *stage) tick(now time.Duration) {
 			m.text = text
 			m.count.Set("textContent", text)
 		}
-		style := m.count.Get("parentNode").Get("style")
-		if style.Truthy() {
-			style.Call("setProperty", "--left", strconv.FormatFloat(left, 'f', 3, 64))
+		if l := strconv.FormatFloat(left, 'f', 2, 64); l != m.left {
+			m.left = l
+			m.el.Get("style").Call("setProperty", "--left", l)
 		}
 		if p.Stage == engine.StagePulling {
 			f := p.Progress
@@ -569,7 +584,10 @@ func (st *stage) tick(now time.Duration) {
 				// between scenes: interpolate toward the pull's end
 				f += (1 - f) * float64(now-st.prev.Elapsed) / float64(p.PullEnds-st.prev.Elapsed)
 			}
-			m.bar.Get("style").Set("transform", "scaleX("+strconv.FormatFloat(min(f, 1), 'f', 3, 64)+")")
+			if x := "scaleX(" + strconv.FormatFloat(min(f, 1), 'f', 2, 64) + ")"; x != m.pull {
+				m.pull = x
+				m.bar.Get("style").Set("transform", x)
+			}
 		}
 	}
 	for _, nm := range st.nodes {
