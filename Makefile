@@ -4,7 +4,7 @@
 GO ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: serve build bundle test test-go test-wasm chromium worker worker-deps examples bench wasm-size fmt vet generate
+.PHONY: serve build bundle test test-go test-wasm chromium worker worker-deps examples bench bench-stage wasm-size fmt vet generate
 
 # The web root (site/dist: hashed wasm, scripts and styles with .br and .gz
 # siblings, embed.html) served by site/web, the handler the Worker runs too.
@@ -71,6 +71,11 @@ examples:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+
+# The stage's frame gaps in headless Chromium during a rollout at 100 and
+# 1,000 nodes (p50/p95/max ms per frame; site/browsertest BenchmarkStageFrames).
+bench-stage: chromium
+	$(GO) test -run '^$$' -bench StageFrames -benchtime 2x ./site/browsertest
 
 # What a learner downloads.
 wasm-size:

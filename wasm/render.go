@@ -69,7 +69,12 @@ type view struct {
 	lastDecision int64
 	logEntries   int
 	dsKey        string
-	panelNode    string
+	// dsNames is the DaemonSets ("namespace/name|...") the table shows;
+	// dsHeld: the table waits for the stage to play the transitions of
+	// the snapshot it would show (drawDaemonSetsHeld).
+	dsNames   string
+	dsHeld    bool
+	panelNode string
 	// multiNS is true when the DaemonSets live in more than one namespace:
 	// then every DaemonSet is named namespace/name (see dsLabel).
 	multiNS bool
@@ -274,17 +279,20 @@ func (v *view) render(force bool) {
 				v.statusLags[d.Namespace+"/"+d.Name] = true
 			}
 		}
-		v.drawDaemonSets()
 		v.updateRevisions()
 		v.drawRollouts()
 		v.drawNodes()
 		v.stage.update(sim, v.snap)
+		v.dsHeld = true
+		v.drawDaemonSetsHeld(force)
 		if v.panelNode != "" {
 			v.drawPanel()
 		}
 		st := &v.a.stats
 		st.Snapshots++
 		st.SnapshotMs, st.DrawMs = t1-t0, nowMs()-t1
+	} else if v.dsHeld {
+		v.drawDaemonSetsHeld(false)
 	}
 	if sim.Cluster.LastDecisionSeq() != v.lastDecision {
 		v.drawDecisions()
@@ -310,8 +318,32 @@ func formatElapsed(d time.Duration) string {
 // (formatElapsed: "12.3 s", "2m 03.4s"), so the log and the clock agree.
 func formatLogTime(d time.Duration) string { return formatElapsed(d) }
 
+// drawDaemonSetsHeld draws the DaemonSet table once the stage has played
+// what changed (its counts then follow the picture rather than run ahead
+// of pods still flying to their nodes), at once when forced, when the
+// stage is idle or when the table would show other DaemonSets (a new
+// DaemonSet's pods fly from its row).
+func (v *view) drawDaemonSetsHeld(force bool) {
+	if !force && v.stage.holding() && v.dsNames != "" {
+		var b strings.Builder
+		for _, d := range v.snap.DaemonSets {
+			b.WriteString(d.Namespace + "/" + d.Name + "|")
+		}
+		if b.String() == v.dsNames {
+			return
+		}
+	}
+	v.dsHeld = false
+	v.drawDaemonSets()
+}
+
 func (v *view) drawDaemonSets() {
 	var b strings.Builder
+	var names strings.Builder
+	for _, d := range v.snap.DaemonSets {
+		names.WriteString(d.Namespace + "/" + d.Name + "|")
+	}
+	v.dsNames = names.String()
 	for _, d := range v.snap.DaemonSets {
 		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","))
 	}

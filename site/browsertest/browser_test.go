@@ -83,7 +83,7 @@ func chromiumPath() (string, error) {
 }
 
 // setup builds the site, serves it and starts one headless Chromium, once.
-func setup(t *testing.T) {
+func setup(t testing.TB) {
 	t.Helper()
 	if os.Getenv("DSPLAY_SKIP_BROWSER") == "1" {
 		t.Skip("DSPLAY_SKIP_BROWSER=1")
@@ -191,7 +191,7 @@ func touchSources(root string) error {
 
 // page is one tab on the playground with its console collected.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -200,7 +200,7 @@ type page struct {
 
 // open opens a new tab on the playground (paused: the test drives virtual
 // time) and waits until the Go program is ready.
-func open(t *testing.T, query string) *page {
+func open(t testing.TB, query string) *page {
 	t.Helper()
 	setup(t)
 	return openURL(t, baseURL+"/"+query)
@@ -209,7 +209,7 @@ func open(t *testing.T, query string) *page {
 // openURL opens a new tab on url (the playground served elsewhere: a plain
 // file server, file://, embed.html) and waits until the Go program is
 // ready; lesson steps then play without slow motion (dsplay.pace(false)).
-func openURL(t *testing.T, url string) *page {
+func openURL(t testing.TB, url string) *page {
 	t.Helper()
 	p := newTab(t)
 	start := time.Now()
@@ -223,7 +223,7 @@ func openURL(t *testing.T, url string) *page {
 }
 
 // newTab opens a blank tab with its console collected (setup first).
-func newTab(t *testing.T) *page {
+func newTab(t testing.TB) *page {
 	t.Helper()
 	setup(t)
 	tab, cancel := chromedp.NewContext(browser)

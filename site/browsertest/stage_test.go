@@ -106,9 +106,11 @@ func TestStageRollingUpdateBudget(t *testing.T) {
 	if before == after {
 		t.Errorf("the countdown did not move with virtual time: %q then %q", before, after)
 	}
-	if op := eval[float64](p, `+getComputedStyle(document.querySelector('#nodes .pod.phase-terminating')).opacity`); op > 0.95 {
+	if op := eval[float64](p, `+getComputedStyle(document.querySelector('#nodes .pod.phase-terminating .pod-name')).opacity`); op > 0.95 {
 		t.Errorf("a terminating pod 3 s into its grace period has opacity %g: it should fade", op)
 	}
+	// the chip's content fades, not the chip: its countdown and caption stay readable
+	p.waitJS(`+getComputedStyle(document.querySelector('#nodes .pod.phase-terminating')).opacity === 1`, "the terminating chip itself at full opacity (its content fades, its countdown and caption stay readable)")
 	if !eval[bool](p, `[...document.querySelectorAll('#nodes .pod[data-owner="agent"]')].every(c => /^r\d$/.test(c.querySelector('.rev-tag').textContent))`) {
 		t.Error("a pod chip has no revision tag")
 	}
@@ -133,6 +135,44 @@ func TestStageNoExecuteEvicts(t *testing.T) {
 	p.runKubectl("kubectl taint nodes node-1 dedicated=infra:NoExecute-")
 	p.advance(15)
 	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]').length === 1`, "the pod back on node-1 once the taint is gone")
+	p.checkConsole()
+}
+
+// The stage and the DaemonSet table: the table's counts follow the
+// picture. While the stage plays an eviction the table still shows the
+// counts from before it; once the stage is idle they are the new ones.
+func TestStageTableFollowsStage(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate}", 8))
+	desired := `document.querySelector('#ds-rows tr[data-ds="agent"] td:nth-child(2)').textContent`
+	if got := eval[string](p, desired); got != "2" {
+		t.Fatalf("DESIRED before the taint: %q, want 2", got)
+	}
+	samples := evalAwait[[]string](p, `new Promise(res => {
+		dsplay.run("kubectl taint nodes node-1 dedicated=infra:NoExecute");
+		const out = []; let idle = 0;
+		const f = () => {
+			const h = dsplay.stage().holding;
+			out.push((h ? "holding " : "idle ") + `+desired+`);
+			idle = h ? 0 : idle + 1;
+			if (out.length < 600 && (idle < 5 || out.length < 10)) requestAnimationFrame(f); else res(out);
+		};
+		requestAnimationFrame(f);
+	})`)
+	held := 0
+	for _, s := range samples {
+		if s == "holding 1" {
+			t.Fatalf("the table showed the new DESIRED while the stage still played the eviction: %v", samples)
+		}
+		if s == "holding 2" {
+			held++
+		}
+	}
+	if held == 0 {
+		t.Errorf("the stage never held while the eviction played: %v", samples)
+	}
+	if last := samples[len(samples)-1]; last != "idle 1" {
+		t.Errorf("once the stage is idle the table shows %q, want DESIRED 1 (samples %v)", last, samples)
+	}
 	p.checkConsole()
 }
 
