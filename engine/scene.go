@@ -427,6 +427,20 @@ type Transition struct {
 	Cause *cluster.Decision
 }
 
+// Object is the object t plays on, as the stage keys it: "pod/"+Pod for
+// a pod transition (whatever its node), else "node/"+Node, else
+// "daemonset/"+DaemonSet.
+func (t Transition) Object() string {
+	switch {
+	case t.Pod != "":
+		return "pod/" + t.Pod
+	case t.Node != "":
+		return "node/" + t.Node
+	default:
+		return "daemonset/" + t.DaemonSet
+	}
+}
+
 // DiffScenes returns the transitions from prev to next, given the
 // decisions made between them (Simulation.Decisions after prev's last
 // decision), in causal order: by the Seq of their causing decision, then

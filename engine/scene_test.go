@@ -303,3 +303,22 @@ func TestSnapshotStatusLags(t *testing.T) {
 		t.Errorf("after a NoSchedule taint under the pod: StatusLags %v, numberMisscheduled %d; want true, 0", d.StatusLags, d.Misscheduled)
 	}
 }
+
+// TestTransitionObject: a pod's transitions share one object whatever
+// node they name (a create names its target, often none; a bind its node),
+// so the stage can drop a pod's stale jobs together.
+func TestTransitionObject(t *testing.T) {
+	for _, tc := range []struct {
+		tr   Transition
+		want string
+	}{
+		{Transition{Kind: TransPodCreate, Pod: "default/a", DaemonSet: "default/ds"}, "pod/default/a"},
+		{Transition{Kind: TransPodBind, Pod: "default/a", Node: "node-1", DaemonSet: "default/ds"}, "pod/default/a"},
+		{Transition{Kind: TransTaintAdd, Node: "node-1", Taint: "k=v:NoExecute"}, "node/node-1"},
+		{Transition{Kind: TransRevision, DaemonSet: "default/ds"}, "daemonset/default/ds"},
+	} {
+		if got := tc.tr.Object(); got != tc.want {
+			t.Errorf("%s: Object() = %q, want %q", tc.tr.Kind, got, tc.want)
+		}
+	}
+}

@@ -86,6 +86,8 @@ type stage struct {
 	// enqueued counts the transitions queued since the page opened.
 	enqueued int
 	last     []engine.Transition
+	// peek points at transitions that play outside the window (stagepeek.go).
+	peek *stagePeek
 }
 
 type stageJob struct {
@@ -134,6 +136,7 @@ func newStage(v *view) *stage {
 		v.a.funcs = append(v.a.funcs, f) // released at shutdown
 		mq.Call("addEventListener", "change", f)
 	}
+	st.peek = newStagePeek(st)
 	return st
 }
 
@@ -220,11 +223,11 @@ func (st *stage) enqueueOn(trs []engine.Transition, find func(engine.Transition)
 	// caption.
 	touched := map[string]bool{}
 	for _, t := range trs {
-		touched[t.Pod+"\x00"+t.Node] = true
+		touched[t.Object()] = true
 	}
 	keep := st.jobs[:0]
 	for _, j := range st.jobs {
-		if touched[j.tr.Pod+"\x00"+j.tr.Node] && (j.find == nil) == (find == nil) {
+		if touched[j.tr.Object()] && (j.find == nil) == (find == nil) {
 			if c := st.chip(j.tr.Pod); c != nil && j.find == nil && (j.tr.Kind == engine.TransPodCreate || j.tr.Kind == engine.TransPodBind) {
 				c.setStage(stripStage(c.stageCls, " st-wait", " st-unbound"))
 			}
@@ -261,6 +264,7 @@ func (st *stage) enqueueOn(trs []engine.Transition, find func(engine.Transition)
 // and pull bars; view.sweep drops the captions whose time is up).
 func (st *stage) frame() {
 	now := nowMs()
+	st.peek.frame(now)
 	n := 0
 	for _, j := range st.jobs {
 		if j.at > now {
@@ -272,6 +276,16 @@ func (st *stage) frame() {
 	if n > 0 {
 		st.jobs = append(st.jobs[:0], st.jobs[n:]...)
 	}
+}
+
+// queued reports whether a transition of kind on pod waits in the queue.
+func (st *stage) queued(kind, pod string) bool {
+	for _, j := range st.jobs {
+		if j.find == nil && j.tr.Kind == kind && j.tr.Pod == pod {
+			return true
+		}
+	}
+	return false
 }
 
 // chip is the pod chip of key ("namespace/name"), nil if none is drawn.
@@ -310,7 +324,10 @@ func (st *stage) play(j stageJob) {
 			break
 		}
 		cls := strings.ReplaceAll(c.stageCls, " st-wait", "")
-		c.setStage(cls + " st-unbound")
+		if st.queued(engine.TransPodBind, t.Pod) {
+			cls += " st-unbound" // until the scheduler's bind plays
+		}
+		c.setStage(cls)
 		from := st.dsAnchor(t.DaemonSet)
 		if from.Truthy() {
 			flyFrom(c.el, from, d)
@@ -373,6 +390,7 @@ func (st *stage) caption(t engine.Transition) {
 	}
 	if host.Truthy() {
 		st.captionOn(host, t)
+		st.peek.played(host, t.Caption)
 	}
 }
 
@@ -404,8 +422,9 @@ func (st *stage) captionOn(host js.Value, t engine.Transition) {
 var (
 	// bindKeys: the scheduler's bind lands the pod (a small settle).
 	bindKeys = []any{map[string]any{"transform": "translateY(-6px) scale(1.06)"}, map[string]any{"transform": "translateY(1px) scale(0.99)", "offset": 0.6}, map[string]any{"transform": "none"}}
-	// deleteKeys: a pod deleted dims once, then fades through its grace.
-	deleteKeys = []any{map[string]any{"opacity": 1}, map[string]any{"opacity": 0.3, "offset": 0.5}, map[string]any{"opacity": 1}}
+	// deleteKeys: a pod deleted gives a start (its content then fades
+	// through its grace, by CSS, leaving its countdown and caption legible).
+	deleteKeys = []any{map[string]any{"transform": "none"}, map[string]any{"transform": "scale(0.93)", "offset": 0.45}, map[string]any{"transform": "scale(0.97)"}}
 )
 
 // animatePod plays transition kind on a pod element that has no flight
@@ -821,7 +840,11 @@ func (a *app) initStage() {
 			}
 			last = append(last, m)
 		}
-		return map[string]any{"played": st.played, "queued": len(st.jobs), "holding": st.holding(), "reduced": st.reduced, "last": last}
+		jobs := make([]any, 0, len(st.jobs))
+		for _, j := range st.jobs {
+			jobs = append(jobs, j.tr.Kind+" "+j.tr.Pod+" "+j.tr.Node)
+		}
+		return map[string]any{"played": st.played, "queued": len(st.jobs), "jobs": jobs, "holding": st.holding(), "reduced": st.reduced, "last": last}
 	}))
 }
 
