@@ -129,6 +129,27 @@ type ScenePod struct {
 	// scheduler's FailedScheduling message, for a stalled one the kubelet's
 	// waiting message, for a kept one the failed check; "" otherwise.
 	Why string
+	// Tolerations pairs each of its node's taints, in spec order, with the
+	// pod toleration that tolerates it (nil for a pod on no node or on an
+	// untainted one): what the stage draws as taint ↔ toleration lines.
+	Tolerations []TaintMatch
+}
+
+// TaintMatch is how one of a node's taints meets a pod's tolerations, by
+// the scheduler's and the taint eviction controller's rule: the first
+// toleration that tolerates it (api.TolerationFor, component-helpers
+// TolerationsTolerateTaint).
+type TaintMatch struct {
+	// Taint is the taint in kubectl's form (key=value:Effect); Effect its
+	// effect.
+	Taint, Effect string
+	// Toleration is the tolerating toleration as kubectl describe prints
+	// it (key[=value][:effect][ op=Exists][ for Ns]), "" when none does.
+	Toleration string
+	// Added: the toleration is not in the DaemonSet's template but one the
+	// DaemonSet controller adds to every daemon pod
+	// (AddOrUpdateDaemonPodTolerations, pkg/controller/daemon/util).
+	Added bool
 }
 
 // SceneDaemonSet is a DaemonSet's update budget strip.
@@ -219,6 +240,13 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 		case p.Stage == StageStalled:
 			p.Why = v.Stall
 		}
+		if n != nil && obj != nil {
+			var ds *api.DaemonSet
+			if v.Owner != "" {
+				ds = c.DaemonSet(v.Namespace, v.Owner)
+			}
+			p.Tolerations = taintMatches(c.Node(n.Name), obj, ds)
+		}
 		if n != nil && p.DaemonSet != "" && p.Stage != StageTerminating {
 			for _, d := range n.Daemons {
 				if d.DaemonSet == p.DaemonSet && !d.ShouldRun && d.ShouldContinueRunning {
@@ -278,6 +306,35 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 		sc.DaemonSets[k] = sd
 	}
 	return sc
+}
+
+// taintMatches pairs node's taints with the pod's tolerations (nil when
+// the node has none); ds, when not nil, is the pod's DaemonSet, whose
+// template tells a toleration of its own from one its controller added.
+func taintMatches(node *api.Node, pod *api.Pod, ds *api.DaemonSet) []TaintMatch {
+	if node == nil || len(node.Spec.Taints) == 0 {
+		return nil
+	}
+	out := make([]TaintMatch, len(node.Spec.Taints))
+	for i := range node.Spec.Taints {
+		t := &node.Spec.Taints[i]
+		m := TaintMatch{Taint: t.ToString(), Effect: t.Effect}
+		if j := api.TolerationFor(pod.Spec.Tolerations, t); j >= 0 {
+			tol := &pod.Spec.Tolerations[j]
+			m.Toleration = tol.String()
+			if ref := pod.ControllerRef(); ds != nil && ref != nil && ref.UID == ds.UID {
+				m.Added = true
+				for k := range ds.Spec.Template.Spec.Tolerations {
+					if ds.Spec.Template.Spec.Tolerations[k].MatchToleration(tol) {
+						m.Added = false
+						break
+					}
+				}
+			}
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // podStage maps a pod view to its Stage (StagePulling is refined by the

@@ -322,3 +322,38 @@ func TestTransitionObject(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneTolerations: each pod on a tainted node pairs the node's
+// taints with the toleration that tolerates each (the template's own, or
+// one the DaemonSet controller added), or with none.
+func TestSceneTolerations(t *testing.T) {
+	s := New(Options{})
+	ds := strings.Replace(sceneDS("  updateStrategy: {type: RollingUpdate}\n"), "      containers:\n", "      tolerations:\n      - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}\n      containers:\n", 1)
+	if _, err := s.Apply("ds.yaml", ds); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(10 * time.Second)
+	if out := s.Run("kubectl taint nodes node-1 team=a:NoSchedule"); out.ExitCode != 0 {
+		t.Fatal(out.Stderr)
+	}
+	if out := s.Run("kubectl cordon node-2"); out.ExitCode != 0 {
+		t.Fatal(out.Stderr)
+	}
+	s.Advance(time.Second)
+	got := map[string][]TaintMatch{}
+	for _, n := range s.Scene(s.Snapshot()).Nodes {
+		for _, p := range n.Pods {
+			got[n.Name] = p.Tolerations
+		}
+	}
+	want := map[string][]TaintMatch{
+		"control-plane": {{Taint: "node-role.kubernetes.io/control-plane:NoSchedule", Effect: "NoSchedule", Toleration: "node-role.kubernetes.io/control-plane:NoSchedule op=Exists"}},
+		"node-1":        {{Taint: "team=a:NoSchedule", Effect: "NoSchedule"}},
+		"node-2":        {{Taint: "node.kubernetes.io/unschedulable:NoSchedule", Effect: "NoSchedule", Toleration: "node.kubernetes.io/unschedulable:NoSchedule op=Exists", Added: true}},
+	}
+	for node, w := range want {
+		if fmt.Sprint(got[node]) != fmt.Sprint(w) {
+			t.Errorf("%s: tolerations %+v, want %+v", node, got[node], w)
+		}
+	}
+}

@@ -88,6 +88,8 @@ type stage struct {
 	last     []engine.Transition
 	// peek points at transitions that play outside the window (stagepeek.go).
 	peek *stagePeek
+	// tol is the taint ↔ toleration lines shown (stagetol.go).
+	tol tolLines
 }
 
 type stageJob struct {
@@ -190,6 +192,7 @@ func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
 	st.prev, st.sim, st.seq, st.have = sc, sim, sim.Cluster.LastDecisionSeq(), true
 	st.mark(sc)
 	st.drawBudgets(sc)
+	st.redrawTolerations()
 	if len(trs) > 0 {
 		st.last = trs
 		st.enqueue(trs)
@@ -824,6 +827,7 @@ func (a *app) initStage() {
 		}
 		st.showHistory(chip.Get("dataset").Get("podKey").String(), chip)
 	})
+	st.initTolerations(a)
 	a.listen(dom.WrapElement(document), "click", func(ev dom.Event) {
 		if st.history.Truthy() && ev.Underlying().Get("target").Call("closest", ".pod-history, .pod[data-pod-key]").IsNull() {
 			st.closeHistory()

@@ -181,6 +181,43 @@ func TestStageTableFollowsStage(t *testing.T) {
 	p.checkConsole()
 }
 
+// The stage, taint ↔ toleration lines: hovering a pod on a tainted node
+// draws a line from each taint badge to the pod — solid when a toleration
+// tolerates it, dashed when none does — and lists the pairs on the chip.
+func TestStageTolerationLines(t *testing.T) {
+	doc := strings.Replace(stageDS("{type: RollingUpdate}", 5), "      containers:\n", "      tolerations:\n      - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}\n      containers:\n", 1)
+	p := open(t, "?paused")
+	eval[string](p, `dsplay.reset()`)
+	if msg := eval[string](p, fmt.Sprintf(`dsplay.apply(%q)`, doc)); msg != "" {
+		t.Fatal(msg)
+	}
+	p.advance(20)
+	p.waitJS(`!dsplay.stage().holding && document.querySelectorAll('#nodes .pod.phase-running[data-owner="agent"]').length === 3`, "three running agent pods")
+	hover := func(node string) {
+		t.Helper()
+		eval[bool](p, fmt.Sprintf(`document.querySelector('.node[data-node=%q] .pod[data-owner="agent"]').dispatchEvent(new MouseEvent("mouseover", {bubbles: true})), true`, node))
+	}
+	hover("control-plane")
+	p.waitJS(`document.querySelectorAll('.node[data-node="control-plane"] svg.tol-lines path.tol-ok').length === 1`, "a solid line from the control-plane taint to its pod")
+	if got := eval[string](p, `document.querySelector('.node[data-node="control-plane"] .tol-box').textContent`); !strings.Contains(got, "✓ node-role.kubernetes.io/control-plane:NoSchedule tolerated by node-role.kubernetes.io/control-plane:NoSchedule op=Exists") {
+		t.Errorf("control-plane pod's tolerations %q", got)
+	}
+	p.shotNow("stage-toleration-lines")
+	p.runKubectl("kubectl taint nodes node-1 team=a:NoSchedule")
+	p.waitJS(`!dsplay.stage().holding`, "the stage idle")
+	hover("node-1")
+	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] svg.tol-lines path.tol-no').length === 1`, "a dashed line from node-1's untolerated taint to its kept pod")
+	if n := eval[int](p, `document.querySelectorAll('svg.tol-lines').length`); n != 1 {
+		t.Errorf("%d line overlays drawn: the previous pod's lines stayed", n)
+	}
+	if got := eval[string](p, `document.querySelector('.node[data-node="node-1"] .tol-box').textContent`); !strings.Contains(got, "✗ team=a:NoSchedule not tolerated: no new pod is placed here; a running one stays") {
+		t.Errorf("node-1 pod's tolerations %q", got)
+	}
+	eval[bool](p, `document.getElementById("nodes").dispatchEvent(new MouseEvent("mouseleave")), true`)
+	p.waitJS(`!document.querySelector('svg.tol-lines') && !document.querySelector('.taint.tol-no, .taint.tol-ok')`, "the lines gone with the pointer")
+	p.checkConsole()
+}
+
 // The stage, NoSchedule under a running pod: it stays, marked kept.
 func TestStageNoScheduleKeeps(t *testing.T) {
 	p := stageReady(t, stageDS("{type: RollingUpdate}", 8))
