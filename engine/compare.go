@@ -9,10 +9,13 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 )
 
-// Compare view: the same cluster and the same template change under
-// RollingUpdate and under OnDelete, side by side on one clock.
+// Compare view: the same cluster and the same template change under two
+// update strategies — RollingUpdate and OnDelete, or RollingUpdate with
+// maxSurge 0 and with maxSurge 1 — side by side on one clock.
 
-// Side names one side of a Comparison.
+// Side names one side of a Comparison: the left (SideRollingUpdate) and
+// the right (SideOnDelete), named after the default comparison's
+// strategies.
 type Side int
 
 // The two sides of a Comparison.
@@ -20,6 +23,25 @@ const (
 	SideRollingUpdate Side = iota
 	SideOnDelete
 )
+
+// Strategy is the update strategy one side of a Comparison runs.
+type Strategy struct {
+	// Type is spec.updateStrategy.type: api.RollingUpdateDaemonSetStrategyType
+	// or api.OnDeleteDaemonSetStrategyType.
+	Type string
+	// MaxUnavailable and MaxSurge are a RollingUpdate side's values, an
+	// integer ("1") or a percentage ("10%"); "" as in CompareOptions.
+	MaxUnavailable, MaxSurge string
+}
+
+// SurgeStrategies are the two sides of the maxSurge comparison: stop one
+// pod, then start its replacement (maxUnavailable 1, maxSurge 0), against
+// start the replacement, then stop the old pod (maxUnavailable 0,
+// maxSurge 1).
+var SurgeStrategies = [2]Strategy{
+	{Type: api.RollingUpdateDaemonSetStrategyType, MaxUnavailable: "1", MaxSurge: "0"},
+	{Type: api.RollingUpdateDaemonSetStrategyType, MaxUnavailable: "0", MaxSurge: "1"},
+}
 
 func (s Side) String() string {
 	if s == SideOnDelete {
@@ -46,6 +68,11 @@ type CompareOptions struct {
 	// MaxUnavailable "" with a non-zero MaxSurge means 0 (upstream
 	// validateRollingUpdateDaemonSet refuses two non-zero values).
 	MaxUnavailable, MaxSurge string
+	// Strategies, when set (a Type on either side), are the two sides'
+	// strategies instead (e.g. SurgeStrategies); MaxUnavailable and
+	// MaxSurge are then ignored. Zero: RollingUpdate with MaxUnavailable
+	// and MaxSurge against OnDelete.
+	Strategies [2]Strategy
 	// Change is the template change made on both sides once their
 	// strategies are set, e.g. Input{Kind: InputRun, Line: "kubectl set
 	// image ds/web nginx=nginx:1.25"} or an InputApply of a manifest. It
@@ -60,7 +87,9 @@ type CompareOptions struct {
 // other side is advanced to the same virtual time afterwards.
 type Comparison struct {
 	Namespace, Name string
-	sides           [2]*Recorder
+	// Strategies are the two sides' update strategies.
+	Strategies [2]Strategy
+	sides      [2]*Recorder
 	// ChangeAt is the virtual time (since cluster.Epoch) of the change.
 	ChangeAt time.Duration
 }
@@ -90,12 +119,31 @@ func newComparison(o CompareOptions, replayTwice bool) (*Comparison, error) {
 	if ns == "" {
 		ns = api.DefaultNamespace
 	}
-	c := &Comparison{Namespace: ns, Name: o.Name}
-	rolling, err := strategyPatch(o.MaxUnavailable, o.MaxSurge)
-	if err != nil {
-		return nil, err
+	c := &Comparison{Namespace: ns, Name: o.Name, Strategies: o.Strategies}
+	if c.Strategies[0].Type == "" && c.Strategies[1].Type == "" {
+		c.Strategies = [2]Strategy{
+			{Type: api.RollingUpdateDaemonSetStrategyType, MaxUnavailable: o.MaxUnavailable, MaxSurge: o.MaxSurge},
+			{Type: api.OnDeleteDaemonSetStrategyType},
+		}
 	}
-	patches := [2]string{rolling, `{"spec":{"updateStrategy":{"type":"OnDelete","rollingUpdate":null}}}`}
+	var patches [2]string
+	for i, st := range c.Strategies {
+		switch st.Type {
+		case api.RollingUpdateDaemonSetStrategyType:
+			p, err := strategyPatch(st.MaxUnavailable, st.MaxSurge)
+			if err != nil {
+				if c.Strategies[0].Type == c.Strategies[1].Type {
+					return nil, fmt.Errorf("%s side: %w", c.Label(Side(i)), err)
+				}
+				return nil, err
+			}
+			patches[i] = p
+		case api.OnDeleteDaemonSetStrategyType:
+			patches[i] = `{"spec":{"updateStrategy":{"type":"OnDelete","rollingUpdate":null}}}`
+		default:
+			return nil, fmt.Errorf("strategy %q: want RollingUpdate or OnDelete", st.Type)
+		}
+	}
 	for i := range c.sides {
 		var r *Recorder
 		if i > 0 && !replayTwice {
@@ -116,32 +164,56 @@ func newComparison(o CompareOptions, replayTwice bool) (*Comparison, error) {
 	for i, r := range c.sides {
 		line := fmt.Sprintf("kubectl patch daemonset %s -n %s --type=merge -p '%s'", o.Name, ns, patches[i])
 		if out := r.Run(line); out.ExitCode != 0 {
-			return nil, fmt.Errorf("%s side: setting the strategy: %s", Side(i), strings.TrimSpace(out.Stderr))
+			return nil, fmt.Errorf("%s side: setting the strategy: %s", c.Label(Side(i)), strings.TrimSpace(out.Stderr))
 		}
 	}
 	c.ChangeAt = c.sides[0].live.Elapsed()
 	for i, r := range c.sides {
 		res := r.Do(o.Change)
+		label := c.Label(Side(i))
 		if res.Err != nil {
-			return nil, fmt.Errorf("%s side: the change: %w", Side(i), res.Err)
+			return nil, fmt.Errorf("%s side: the change: %w", label, res.Err)
 		}
 		if res.Output.ExitCode != 0 {
-			return nil, fmt.Errorf("%s side: the change: %s", Side(i), strings.TrimSpace(res.Output.Stderr))
+			return nil, fmt.Errorf("%s side: the change: %s", label, strings.TrimSpace(res.Output.Stderr))
 		}
 		ds := r.live.Cluster.DaemonSet(ns, o.Name)
 		if ds == nil {
-			return nil, fmt.Errorf("%s side: the change deleted daemonset %s/%s", Side(i), ns, o.Name)
+			return nil, fmt.Errorf("%s side: the change deleted daemonset %s/%s", label, ns, o.Name)
 		}
-		want := api.RollingUpdateDaemonSetStrategyType
-		if Side(i) == SideOnDelete {
-			want = api.OnDeleteDaemonSetStrategyType
-		}
-		if ds.Spec.UpdateStrategy.Type != want {
-			return nil, fmt.Errorf("%s side: after the change spec.updateStrategy.type is %s, not %s: leave the strategy out of the change", Side(i), ds.Spec.UpdateStrategy.Type, want)
+		if want := c.Strategies[i].Type; ds.Spec.UpdateStrategy.Type != want {
+			return nil, fmt.Errorf("%s side: after the change spec.updateStrategy.type is %s, not %s: leave the strategy out of the change", label, ds.Spec.UpdateStrategy.Type, want)
 		}
 	}
 	c.Sync()
 	return c, nil
+}
+
+// Label names side s for a learner: its strategy's type when the two
+// sides' types differ ("RollingUpdate", "OnDelete"), else the setting
+// that tells them apart ("maxSurge 1", "maxUnavailable 10%"), else
+// "left"/"right".
+func (c *Comparison) Label(s Side) string {
+	a, b := c.Strategies[s], c.Strategies[1-s]
+	switch {
+	case a.Type != b.Type:
+		return a.Type
+	case a.MaxSurge != b.MaxSurge:
+		return "maxSurge " + orZero(a.MaxSurge)
+	case a.MaxUnavailable != b.MaxUnavailable:
+		return "maxUnavailable " + orZero(a.MaxUnavailable)
+	case s == SideRollingUpdate:
+		return "left"
+	default:
+		return "right"
+	}
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
 }
 
 // replayBase returns a Recorder that went through base (At and End reset,

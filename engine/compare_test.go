@@ -375,3 +375,42 @@ func TestRecorderFork(t *testing.T) {
 		t.Fatalf("fork with an open editor session: %v", err)
 	}
 }
+
+// TestComparisonSurge: the maxSurge comparison runs RollingUpdate on both
+// sides — maxSurge 0 leaves a node without an available pod while it
+// replaces it, maxSurge 1 never does — and names the sides by the setting
+// that differs.
+func TestComparisonSurge(t *testing.T) {
+	c, err := NewComparison(CompareOptions{
+		Base: compareBase(t), Name: "web", Strategies: SurgeStrategies,
+		Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:1.23.3"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, r := c.Label(SideRollingUpdate), c.Label(SideOnDelete); l != "maxSurge 0" || r != "maxSurge 1" {
+		t.Errorf("labels %q, %q; want maxSurge 0, maxSurge 1", l, r)
+	}
+	nodes := []string{"node-1", "node-2", "node-3", "node-4", "node-5"}
+	var gaps [2]int
+	for c.Elapsed()-c.ChangeAt < 3*time.Minute && !(c.Progress(SideRollingUpdate).Done && c.Progress(SideOnDelete).Done) {
+		c.Advance(500 * time.Millisecond)
+		for s := range 2 {
+			sim := c.Side(Side(s)).Live()
+			ds := sim.Cluster.DaemonSet("default", "web")
+			if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
+				t.Fatalf("side %d strategy %s", s, ds.Spec.UpdateStrategy.Type)
+			}
+			gaps[s] = max(gaps[s], len(nodesWithoutAvailablePod(sim, ds, nodes)))
+		}
+	}
+	if !c.Progress(SideRollingUpdate).Done || !c.Progress(SideOnDelete).Done {
+		t.Fatalf("not rolled out within 3 minutes: %+v, %+v", c.Progress(SideRollingUpdate), c.Progress(SideOnDelete))
+	}
+	if gaps[0] != 1 || gaps[1] != 0 {
+		t.Errorf("most nodes without an available pod at once: maxSurge 0 %d (want 1), maxSurge 1 %d (want 0)", gaps[0], gaps[1])
+	}
+	if _, err := NewComparison(CompareOptions{Base: compareBase(t), Name: "web", Strategies: [2]Strategy{{Type: "Recreate"}, {Type: "OnDelete"}}, Change: Input{Kind: InputRun, Line: "kubectl set image ds/web nginx=nginx:1.23.3"}}); err == nil || !strings.Contains(err.Error(), `strategy "Recreate"`) {
+		t.Errorf("a Recreate side: err %v", err)
+	}
+}
