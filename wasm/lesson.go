@@ -64,9 +64,6 @@ type lessonsUI struct {
 	// a.rec is it, the cluster is the lesson's.
 	rec *engine.Recorder
 
-	// sorted: every item is parsed and the lists are in course order.
-	sorted bool
-
 	cur    *session.Item
 	lesson *session.Lesson
 	ex     *exerciseRun
@@ -796,7 +793,7 @@ func (a *app) openLesson(id string) error {
 
 // attachLesson opens lesson id at step on the page's cluster as it is (a
 // share link's replay, which already holds the steps played): nothing is
-// played; Next plays the following step's lines on it (linesPlayer), Back
+// played; Next plays the following step's lines on it (Item.LinesPlayer), Back
 // replays the lesson on a new cluster.
 func (a *app) attachLesson(id string, step int) error {
 	u := lessons
