@@ -42,6 +42,8 @@ var importLayers = map[string]int{
 	"": 4, "internal/componenttest": 4,
 	// what runs on the facade
 	"scenario": 5, "conformance": 5,
+	// a learner's session on the page (lessons, exercises), over scenarios
+	"session": 6,
 }
 
 // componentPackages are the packages that must not reach one another, directly

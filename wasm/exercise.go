@@ -4,20 +4,19 @@ package main
 
 import (
 	"fmt"
-	"regexp"
-	"sort"
 	"strings"
 	"syscall/js"
 	"time"
 
-	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // Exercises. Opening one starts a new cluster (the learner's own is put
-// aside, see lesson.go) and runs its setup section through a
-// scenario.Player on the page's Recorder; the panel shows the task. The
-// learner works with the editor and the console. The goal is checked on a
-// copy of the cluster (Scenario.CheckGoal: never changing the learner's)
+// aside, see lesson.go) and runs its setup section through a Player on
+// the page's Recorder; the panel shows the task. The learner works with
+// the editor and the console. The attempt's state is a session.Exercise.
+// The goal is checked on the cluster without changing it
+// (session.Exercise.Check)
 // when the Check button is pressed and by itself after each action
 // (debounced: checkDelayMs after the last one) and, while virtual time
 // runs, at most once per recheckMs; each check shows ✓ or ✗ with its
@@ -37,26 +36,13 @@ const (
 	recheckMs = 1000
 )
 
-// exerciseRun is the state of the open exercise.
+// exerciseRun is the open exercise: the attempt (session.Exercise; Shared
+// when opened from a share link, attachExercise: a goal reached there is
+// not recorded as solved in this browser's progress) and what the panel
+// and the frame keep.
 type exerciseRun struct {
-	item   *courseItem
-	player *scenario.Player
-	inv    *scenario.Invariants
+	*session.Exercise
 
-	goal    scenario.GoalResult
-	checked bool
-	// solved: the goal held with no invariant broken, in this attempt.
-	solved bool
-	// usedSolution: the solution's commands ran in this attempt.
-	usedSolution bool
-	// shared: opened from a share link (attachExercise): the cluster
-	// holds someone else's work, so a goal reached is not recorded as
-	// solved in this browser's progress.
-	shared     bool
-	violations []scenario.Check
-	setupFails []string
-
-	hints int // hints shown in this attempt
 	// confirm: the "show the solution?" question is shown; solution: the
 	// solution is shown.
 	confirm, solution bool
@@ -82,12 +68,12 @@ func (a *app) openExercise(id string) error {
 	if u.busy {
 		return fmt.Errorf("a step is still playing")
 	}
-	it := u.find(id, scenario.KindExercise)
+	it := u.course.Find(id, session.KindExercise)
 	if it == nil {
 		return fmt.Errorf("no exercise %q", id)
 	}
-	if it.parse(); it.err != nil {
-		return it.err
+	if err := it.Parse(); err != nil {
+		return err
 	}
 	if err := u.begin(it); err != nil {
 		return err
@@ -111,22 +97,21 @@ func (a *app) attachExercise(id string) error {
 	if u.busy {
 		return fmt.Errorf("a step is still playing")
 	}
-	it := u.find(id, scenario.KindExercise)
+	it := u.course.Find(id, session.KindExercise)
 	if it == nil {
 		return fmt.Errorf("no exercise %q", id)
 	}
-	if it.parse(); it.err != nil {
-		return it.err
+	if err := it.Parse(); err != nil {
+		return err
 	}
 	u.closeRun()
 	u.clearStatus()
 	u.cur, u.rec = it, a.rec
-	x := &exerciseRun{item: it, shared: true} // no Player: the solution plays through linesPlayer
-	if p := u.prog.Exercises[it.id]; p != nil {
-		x.hints = min(p.Hints, len(it.meta.Hints))
-	}
-	x.inv = it.sc.Invariants()
-	x.inv.Observe(a.rec.Live())
+	// hints seen before stay shown; no Player: the solution plays through
+	// Item.LinesPlayer
+	x := &exerciseRun{Exercise: session.NewExercise(it, u.prog)}
+	x.Shared = true
+	x.Invariants.Observe(a.rec.Live())
 	u.ex = x
 	u.seen(x)
 	u.check()
@@ -136,21 +121,16 @@ func (a *app) attachExercise(id string) error {
 }
 
 // startExercise runs the setup on the (new) cluster and starts observing.
-func (u *lessonsUI) startExercise(it *courseItem) {
+func (u *lessonsUI) startExercise(it *session.Item) {
 	a := u.a
-	x := &exerciseRun{item: it}
 	// hints seen before stay shown: they cannot be unseen
-	if p := u.prog.Exercises[it.id]; p != nil {
-		x.hints = min(p.Hints, len(it.meta.Hints))
-	}
-	x.player = scenario.NewPlayer(it.sc, a.rec)
-	from := len(a.rec.Inputs())
-	res := x.player.Setup()
-	u.echoEntries(res, from)
-	x.setupFails = res.Failures
-	u.showFile(it.sc, it.sc.Lesson()[0].Commands)
-	x.inv = it.sc.Invariants()
-	x.inv.Observe(a.rec.Live())
+	x := &exerciseRun{Exercise: session.NewExercise(it, u.prog)}
+	x.Player = it.NewPlayer(a.rec)
+	res := x.Player.Setup()
+	u.echoEntries(res)
+	x.SetupFailures = res.Failures
+	u.showFile(it, it.Steps()[0].Commands)
+	x.Invariants.Observe(a.rec.Live())
 	u.ex = x
 	u.seen(x)
 	u.check()
@@ -163,11 +143,11 @@ func (u *lessonsUI) restartExercise() {
 	if x == nil {
 		return
 	}
-	if err := u.reset(x.item); err != nil {
+	if err := u.reset(x.Item); err != nil {
 		u.say(err.Error())
 		return
 	}
-	u.startExercise(x.item)
+	u.startExercise(x.Item)
 	u.drawExercise()
 	u.say("Started over: the setup ran again on a new cluster.")
 }
@@ -195,7 +175,7 @@ func (u *lessonsUI) frame() {
 		// timeline: the exercise goes on with it (its Player, bound to the
 		// old one, is not used again: see runSolution).
 		u.rec = a.rec
-		x.player = nil
+		x.Player = nil
 	}
 	sim := a.rec.Live()
 	n, rv, at := len(a.rec.Inputs()), sim.Cluster.ResourceVersion(), sim.Elapsed()
@@ -206,10 +186,7 @@ func (u *lessonsUI) frame() {
 	changed := rv != x.rv
 	if changed {
 		x.catchUp(a, at)
-		x.inv.Observe(sim)
-		if v := x.inv.Violations(); len(v) != len(x.violations) {
-			x.violations = v
-			x.solved = false
+		if x.Observe(sim) {
 			u.dropSolvedStatus()
 			u.redrawExercise()
 		}
@@ -230,28 +207,18 @@ func (u *lessonsUI) frame() {
 }
 
 // catchUp observes the invariants at every virtual second between the
-// last observation and now, when more than a second passed since (the
-// +1 s button, dsplay.advance, a kubectl command that waited): the
-// Recorder's replay cursor (Recorder.Seek) shows those moments, so a
-// rule broken only for a while in between is not missed. Skipped for
-// large clusters (above catchUpNodes nodes) and long jumps (catchUpMax),
-// where replaying would stall the page.
+// last observation and now (session.CatchUpTimes: when more than a second
+// passed since, the +1 s button, dsplay.advance, a kubectl command that
+// waited; not for large clusters and long jumps): the Recorder's replay
+// cursor (Recorder.Seek) shows those moments, so a rule broken only for a
+// while in between is not missed.
 func (x *exerciseRun) catchUp(a *app, now time.Duration) {
-	if now-x.at <= time.Second || now-x.at > catchUpMax || len(a.view.snap.Nodes) > catchUpNodes {
-		return
-	}
-	for t := x.at + time.Second; t < now; t += time.Second {
+	for _, t := range session.CatchUpTimes(x.at, now, len(a.view.snap.Nodes)) {
 		if s, err := a.rec.Seek(t); err == nil {
-			x.inv.Observe(s)
+			x.Invariants.Observe(s)
 		}
 	}
 }
-
-// Bounds of catchUp.
-const (
-	catchUpMax   = 10 * time.Minute
-	catchUpNodes = 200
-)
 
 // check runs the goal on a copy of the cluster and records the outcome.
 func (u *lessonsUI) check() {
@@ -262,19 +229,14 @@ func (u *lessonsUI) check() {
 	a := u.a
 	x.dueAt = 0
 	x.checkAt = nowMs()
-	x.goal = mergeGoalChecks(x.item.sc.CheckGoal(a.rec.Live())) // one check per assertion (goalcheck.go)
-	x.checked = true
-	x.violations = x.inv.Violations()
-	was := x.solved
-	x.solved = x.goal.OK && len(x.violations) == 0 && len(x.setupFails) == 0
-	if x.solved && !was {
+	if x.Check(a.rec.Live()) { // one check per assertion (session.MergeGoalChecks)
 		// The panel shows the outcome (drawExercise): the status line only
 		// tells screen readers.
-		if !x.shared && !x.usedSolution {
-			u.prog.exercise(x.item.id).Solved = true
+		if x.Counts() {
+			u.prog.Exercise(x.Item.ID).Solved = true
 			u.save()
 		}
-		u.announce(solvedText(x))
+		u.announce(x.SolvedText())
 	}
 	u.dropSolvedStatus()
 }
@@ -289,8 +251,8 @@ func (u *lessonsUI) exerciseAct(what string) {
 	case "check":
 		u.check()
 		u.drawExercise()
-		if !x.solved {
-			u.say(u.checkSummary())
+		if !x.Solved {
+			u.say(x.Summary())
 		}
 	case "hint":
 		u.showHint()
@@ -308,7 +270,7 @@ func (u *lessonsUI) exerciseAct(what string) {
 		}
 	case "solution-yes":
 		x.confirm, x.solution = false, true
-		u.prog.exercise(x.item.id).Solution = true
+		u.prog.Exercise(x.Item.ID).Solution = true
 		u.save()
 		u.drawExercise()
 		if h := u.body.Call("querySelector", ".ex-solution h4"); !h.IsNull() {
@@ -323,12 +285,15 @@ func (u *lessonsUI) exerciseAct(what string) {
 // showHint reveals the next hint; it returns it ("" when none is left).
 func (u *lessonsUI) showHint() string {
 	x := u.ex
-	if x == nil || x.hints >= len(x.item.meta.Hints) {
+	if x == nil {
 		return ""
 	}
-	x.hints++
-	if p := u.prog.exercise(x.item.id); x.hints > p.Hints {
-		p.Hints = x.hints
+	before := u.prog.Exercise(x.Item.ID).Hints
+	h := x.NextHint(u.prog)
+	if h == "" {
+		return ""
+	}
+	if u.prog.Exercise(x.Item.ID).Hints != before {
 		u.save()
 	}
 	u.drawExercise()
@@ -340,7 +305,7 @@ func (u *lessonsUI) showHint() string {
 		h.Set("tabIndex", -1)
 		h.Call("focus")
 	}
-	return x.item.meta.Hints[x.hints-1]
+	return h
 }
 
 // runSolution plays the solution's commands on the learner's cluster.
@@ -349,21 +314,20 @@ func (u *lessonsUI) runSolution() {
 	if x == nil {
 		return
 	}
-	x.usedSolution = true
+	x.UsedSolution = true
 	u.a.tl.leavePast()
 	u.play("Running the solution…", func() {
 		u.paced = true
 		defer func() { u.paced = false }()
-		from := len(u.a.rec.Inputs())
 		rec := u.a.rec
 		alive := func() bool { return u.ex == x && u.a.rec == rec }
-		var res scenario.StepResult
-		if x.player != nil && u.rec == u.a.rec {
-			untick := u.ticking(x.player, alive)
-			res = x.player.Solve()
+		var res session.StepResult
+		if x.Player != nil && u.rec == u.a.rec {
+			untick := u.ticking(x.Player, alive)
+			res = x.Player.Solve()
 			untick()
 		} else {
-			p, err := linesPlayer(x.item.sc, solutionLines(x.item.sc), u.a.rec)
+			p, err := x.Item.LinesPlayer(x.Item.SolutionLines(), u.a.rec)
 			if err != nil {
 				u.say(err.Error())
 				return
@@ -375,7 +339,7 @@ func (u *lessonsUI) runSolution() {
 		if u.ex != x {
 			return
 		}
-		u.echoEntries(res, from)
+		u.echoEntries(res)
 		u.check()
 		u.drawExercise()
 		if len(res.Failures) > 0 {
@@ -384,112 +348,26 @@ func (u *lessonsUI) runSolution() {
 	})
 }
 
-// checkSummary says how many checks hold.
-func (u *lessonsUI) checkSummary() string {
-	x := u.ex
-	ok := 0
-	for _, c := range x.goal.Checks {
-		if c.OK {
-			ok++
-		}
-	}
-	s := fmt.Sprintf("%d of %d checks hold.", ok, len(x.goal.Checks))
-	if len(x.violations) > 0 {
-		s += " A rule that must always hold was broken: Restart to try again."
-	}
-	return s
-}
-
-// solutionLines are the solution section's lines as written: commands
-// and assertions (an exercise's lesson steps are its sections,
-// Scenario.Lesson).
-func solutionLines(sc *scenario.Scenario) []string {
-	for _, st := range sc.Lesson() {
-		if strings.EqualFold(strings.TrimSpace(st.Title), "solution") {
-			return st.Commands
-		}
-	}
-	return nil
-}
-
-// solutionCommands are the solution's commands (assertions left out).
-func solutionCommands(sc *scenario.Scenario) []string {
-	var out []string
-	for _, l := range solutionLines(sc) {
-		if l = strings.TrimSpace(l); l != "" && !isAssertion(l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// fileArg finds the files a command line names with -f / --filename.
-var fileArg = regexp.MustCompile(`(?:^|\s)(?:-f|--filename)(?:=|\s+)(\S+)`)
-
-// appliedFile is the last of sc's files that lines apply (`kubectl apply
-// -f NAME`, create, replace), "" if none.
-func appliedFile(sc *scenario.Scenario, lines []string) string {
-	name := ""
-	for _, l := range lines {
-		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "! "))
-		if len(f) < 2 || f[0] != "kubectl" || (f[1] != "apply" && f[1] != "create" && f[1] != "replace") {
-			continue
-		}
-		for _, m := range fileArg.FindAllStringSubmatch(l, -1) {
-			if _, ok := sc.Files[m[1]]; ok {
-				name = m[1]
-			}
-		}
-	}
-	return name
-}
-
 // showFile puts the manifest lines applied last in the editor, so the
 // learner can change it and apply it again (`kubectl apply -f
 // manifest.yaml` applies the editor's text).
-func (u *lessonsUI) showFile(sc *scenario.Scenario, lines []string) {
-	name := appliedFile(sc, lines)
+func (u *lessonsUI) showFile(it *session.Item, lines []string) {
+	name := it.AppliedFile(lines)
 	if name == "" || u.a.kc.editing() {
 		return
 	}
-	u.a.ed.setText(sc.Files[name])
+	u.a.ed.setText(it.FileText(name))
 	u.a.ed.mark(nil)
 	u.a.ed.setResult("", "The editor holds "+name+", as applied: change it and press Apply.")
-}
-
-// solutionFiles are the scenario's files the solution's commands name.
-func solutionFiles(sc *scenario.Scenario, cmds []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, c := range cmds {
-		for _, m := range fileArg.FindAllStringSubmatch(c, -1) {
-			if _, ok := sc.Files[m[1]]; ok && !seen[m[1]] {
-				seen[m[1]] = true
-				out = append(out, m[1])
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // redrawExercise draws the panel again when what it shows of the checks
 // changed (the automatic checks run every second while time passes: the
 // panel, and what screen readers read of it, stays as it is meanwhile).
 func (u *lessonsUI) redrawExercise() {
-	if x := u.ex; x != nil && x.drawnKey != x.key() {
+	if x := u.ex; x != nil && x.drawnKey != x.Key() {
 		u.drawExercise()
 	}
-}
-
-// key sums up the outcome the panel shows.
-func (x *exerciseRun) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v %v %d|", x.checked, x.solved, len(x.violations))
-	for _, c := range x.goal.Checks {
-		fmt.Fprintf(&b, "%v %s|", c.OK, c.Detail)
-	}
-	return b.String()
 }
 
 // drawExercise shows the task, the checks, the hints and the solution.
@@ -498,7 +376,7 @@ func (u *lessonsUI) drawExercise() {
 	if x == nil {
 		return
 	}
-	x.drawnKey = x.key()
+	x.drawnKey = x.Key()
 	focusedAct := ""
 	if f := document.Get("activeElement"); !f.IsNull() && u.pane.Call("contains", f).Bool() {
 		if v := f.Get("dataset").Get("act"); v.Truthy() {
@@ -507,7 +385,7 @@ func (u *lessonsUI) drawExercise() {
 	}
 	clear(u.body)
 	clear(u.nav)
-	m := x.item.meta
+	m := x.Item.Meta()
 
 	u.body.Call("appendChild", textEl("h3", "lesson-step-title", "Your task"))
 	task := el("div", "lesson-text ex-task")
@@ -519,12 +397,12 @@ func (u *lessonsUI) drawExercise() {
 	u.body.Call("appendChild", task)
 	u.body.Call("appendChild", textEl("p", "lesson-hint", "Use the editor (Apply) and the kubectl console. The goal is checked by itself after each action, or press Check."))
 
-	if len(x.setupFails) > 0 {
+	if len(x.SetupFailures) > 0 {
 		box := el("div", "lesson-fail")
 		box.Call("setAttribute", "role", "alert")
 		box.Call("appendChild", textEl("strong", "", "The exercise's setup failed — the exercise does not match the simulator; please report it:"))
 		ul := el("ul", "")
-		for _, f := range x.setupFails {
+		for _, f := range x.SetupFailures {
 			ul.Call("appendChild", textEl("li", "", f))
 		}
 		u.body.Call("appendChild", box)
@@ -535,16 +413,16 @@ func (u *lessonsUI) drawExercise() {
 	u.body.Call("appendChild", textEl("h4", "", "Goal"))
 	ul := el("ul", "ex-checks")
 	ul.Call("setAttribute", "aria-label", "The goal's checks")
-	for _, c := range x.goal.Checks {
+	for _, c := range x.Goal.Checks {
 		ul.Call("appendChild", checkItem(c, "holds", "fails"))
 	}
-	if !x.checked {
+	if !x.Checked {
 		ul.Call("appendChild", textEl("li", "ex-none", "not checked yet"))
 	}
 	u.body.Call("appendChild", ul)
 
 	// the always rules, as observed so far
-	if rules := x.inv.Checks(); len(rules) > 0 {
+	if rules := x.Invariants.Checks(); len(rules) > 0 {
 		u.body.Call("appendChild", textEl("h4", "", "All the time"))
 		rl := el("ul", "ex-checks ex-rules")
 		rl.Call("setAttribute", "aria-label", "Rules that must hold all the time")
@@ -556,12 +434,12 @@ func (u *lessonsUI) drawExercise() {
 
 	// the outcome goes first, where it is seen
 	var outcome []js.Value
-	if len(x.violations) > 0 {
+	if len(x.Violations) > 0 {
 		box := el("div", "lesson-fail ex-violation")
 		box.Call("setAttribute", "role", "alert")
 		box.Call("appendChild", textEl("strong", "", "A rule that must hold all the time was broken, so this attempt cannot pass. Press Restart to try again."))
 		vl := el("ul", "")
-		for _, v := range x.violations {
+		for _, v := range x.Violations {
 			li := el("li", "")
 			appendAll(li, textEl("code", "ex-check", v.Text), document.Call("createTextNode", " "), textEl("span", "ex-detail", v.Detail))
 			vl.Call("appendChild", li)
@@ -569,23 +447,23 @@ func (u *lessonsUI) drawExercise() {
 		box.Call("appendChild", vl)
 		outcome = append(outcome, box)
 	}
-	if x.solved {
-		box := textEl("p", "ex-solved", solvedText(x))
-		if next := u.nextExercise(x.item); next != nil && !embedMode() {
+	if x.Solved {
+		box := textEl("p", "ex-solved", x.SolvedText())
+		if next := u.course.NextExercise(x.Item); next != nil && !embedMode() {
 			b := navButton("open", "Next exercise →", "primary ex-next")
-			b.Get("dataset").Set("open", next.id)
-			b.Get("dataset").Set("kind", scenario.KindExercise)
-			b.Set("title", next.title())
+			b.Get("dataset").Set("open", next.ID)
+			b.Get("dataset").Set("kind", session.KindExercise)
+			b.Set("title", next.Title())
 			appendAll(box, document.Call("createTextNode", " "), b)
 		}
 		outcome = append(outcome, box)
-	} else if p := u.prog.Exercises[x.item.id]; p != nil && p.Solved {
+	} else if p := u.prog.Exercises[x.Item.ID]; p != nil && p.Solved {
 		outcome = append(outcome, textEl("p", "lesson-hint", "You solved this exercise before."))
 	}
 	for i := len(outcome) - 1; i >= 0; i-- {
 		u.body.Call("prepend", outcome[i])
 	}
-	if k := fmt.Sprintf("%v %d", x.solved, len(x.violations)); k != x.outcomeKey {
+	if k := fmt.Sprintf("%v %d", x.Solved, len(x.Violations)); k != x.outcomeKey {
 		x.outcomeKey = k
 		u.body.Set("scrollTop", 0)
 	}
@@ -593,31 +471,31 @@ func (u *lessonsUI) drawExercise() {
 	// hints
 	if n := len(m.Hints); n > 0 {
 		u.body.Call("appendChild", textEl("h4", "", "Hints"))
-		if x.hints > 0 {
+		if x.Hints > 0 {
 			ol := el("ol", "ex-hints")
-			for _, h := range m.Hints[:x.hints] {
+			for _, h := range m.Hints[:x.Hints] {
 				li := el("li", "")
 				renderMarkdown(li, h)
 				ol.Call("appendChild", li)
 			}
 			u.body.Call("appendChild", ol)
 		}
-		if x.hints < n {
-			u.body.Call("appendChild", navButton("hint", fmt.Sprintf("Show a hint (%d of %d)", x.hints+1, n), "ctl"))
+		if x.Hints < n {
+			u.body.Call("appendChild", navButton("hint", fmt.Sprintf("Show a hint (%d of %d)", x.Hints+1, n), "ctl"))
 		}
 	}
 
 	// solution
-	cmds := solutionCommands(x.item.sc)
+	cmds := x.Item.SolutionCommands()
 	if len(cmds) > 0 {
 		box := el("div", "ex-solution")
 		switch {
 		case x.solution:
 			box.Call("appendChild", textEl("h4", "", "Solution"))
 			box.Call("appendChild", commandsBox(cmds))
-			for _, f := range solutionFiles(x.item.sc, cmds) {
+			for _, f := range x.Item.SolutionFiles(cmds) {
 				d := el("details", "ex-file")
-				appendAll(d, textEl("summary", "", f), textEl("pre", "", x.item.sc.Files[f]))
+				appendAll(d, textEl("summary", "", f), textEl("pre", "", x.Item.FileText(f)))
 				box.Call("appendChild", d)
 			}
 			run := navButton("solution-run", "Run the solution", "ctl")
@@ -640,7 +518,7 @@ func (u *lessonsUI) drawExercise() {
 		r.Set("title", u.stashText())
 		u.nav.Call("appendChild", r)
 	}
-	u.pane.Get("dataset").Set("solved", x.solved)
+	u.pane.Get("dataset").Set("solved", x.Solved)
 	if focusedAct != "" {
 		if b := u.pane.Call("querySelector", "button[data-act="+focusedAct+"]"); !b.IsNull() {
 			b.Call("focus")
@@ -648,31 +526,9 @@ func (u *lessonsUI) drawExercise() {
 	}
 }
 
-// solvedText is what the panel says when the goal holds.
-func solvedText(x *exerciseRun) string {
-	switch {
-	case x.usedSolution:
-		return "The goal holds — with the solution's commands. Restart and try it yourself?"
-	case x.shared:
-		return "The goal holds in this shared cluster ✓."
-	}
-	return "Solved ✓ — every check of the goal holds."
-}
-
-// nextExercise is the exercise after it in course order (nil for the last).
-func (u *lessonsUI) nextExercise(it *courseItem) *courseItem {
-	u.ordered()
-	for i, e := range u.exercises {
-		if e == it && i+1 < len(u.exercises) {
-			return u.exercises[i+1]
-		}
-	}
-	return nil
-}
-
 // checkItem is one check as a list item: ✓ or ✗ (named ok or bad for
 // screen readers), the line as written and its message.
-func checkItem(c scenario.Check, ok, bad string) js.Value {
+func checkItem(c session.Check, ok, bad string) js.Value {
 	li := el("li", "")
 	mark, state := "✗", bad
 	if c.OK {
@@ -699,25 +555,25 @@ func (u *lessonsUI) exerciseStateJS() any {
 		return nil
 	}
 	checks := []any{}
-	for _, c := range x.goal.Checks {
+	for _, c := range x.Goal.Checks {
 		checks = append(checks, map[string]any{"line": c.Line, "text": c.Text, "ok": c.OK, "detail": c.Detail})
 	}
 	viol := []any{}
-	for _, c := range x.violations {
+	for _, c := range x.Violations {
 		viol = append(viol, map[string]any{"line": c.Line, "text": c.Text, "ok": c.OK, "detail": c.Detail})
 	}
 	everSolved := false
-	if p := u.prog.Exercises[x.item.id]; p != nil {
+	if p := u.prog.Exercises[x.Item.ID]; p != nil {
 		everSolved = p.Solved
 	}
 	hints := []any{}
-	for _, h := range x.item.meta.Hints[:x.hints] {
+	for _, h := range x.Item.Meta().Hints[:x.Hints] {
 		hints = append(hints, h)
 	}
-	return map[string]any{"id": x.item.id, "title": x.item.title(), "task": x.item.meta.Task,
-		"checked": x.checked, "ok": x.goal.OK, "solved": x.solved, "everSolved": everSolved,
-		"checks": checks, "violations": viol, "hints": hints, "hintsTotal": len(x.item.meta.Hints),
-		"solutionShown": x.solution, "usedSolution": x.usedSolution, "setupFailures": strings.Join(x.setupFails, "\n"),
+	return map[string]any{"id": x.Item.ID, "title": x.Item.Title(), "task": x.Item.Meta().Task,
+		"checked": x.Checked, "ok": x.Goal.OK, "solved": x.Solved, "everSolved": everSolved,
+		"checks": checks, "violations": viol, "hints": hints, "hintsTotal": len(x.Item.Meta().Hints),
+		"solutionShown": x.solution, "usedSolution": x.UsedSolution, "setupFailures": strings.Join(x.SetupFailures, "\n"),
 		"busy": u.busy}
 }
 

@@ -3,11 +3,11 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"syscall/js"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // initLessons sets up the lesson player, the exercises and the gallery
@@ -36,98 +36,13 @@ func (a *app) lessonsFrame() {
 }
 
 // progressKey is the localStorage key of the learner's progress in the
-// lessons and exercises (see progress).
+// lessons and exercises (session.Progress, as JSON).
 const progressKey = "dsplay.progress.v1"
-
-// progress is what the page remembers of the learner's work, kept in
-// localStorage under progressKey as JSON:
-//
-//	{"exercises": {"ID": {"solved": true, "hints": 2, "solution": false}},
-//	 "lessons":   {"ID": {"done": true, "step": 7}}}
-//
-// solved: the goal held with no `always` invariant broken, by the learner's
-// own actions (not by the solution's button); hints: how many hints were
-// revealed (the most ever, so a restart does not hide them again);
-// solution: the solution was shown. done: the lesson was played to its
-// end; step: the furthest step reached.
-type progress struct {
-	Exercises map[string]*exerciseProgress `json:"exercises"`
-	Lessons   map[string]*lessonProgress   `json:"lessons"`
-}
-
-type exerciseProgress struct {
-	Solved   bool `json:"solved,omitempty"`
-	Hints    int  `json:"hints,omitempty"`
-	Solution bool `json:"solution,omitempty"`
-}
-
-type lessonProgress struct {
-	Done bool `json:"done,omitempty"`
-	Step int  `json:"step,omitempty"`
-}
-
-// parseProgress reads stored progress. Anything unreadable (no value, not
-// JSON, the wrong shapes, negative counts) gives what could be read and
-// an empty record for the rest: a corrupt entry never stops the page.
-func parseProgress(s string) progress {
-	p := progress{Exercises: map[string]*exerciseProgress{}, Lessons: map[string]*lessonProgress{}}
-	var raw struct {
-		Exercises map[string]json.RawMessage `json:"exercises"`
-		Lessons   map[string]json.RawMessage `json:"lessons"`
-	}
-	if json.Unmarshal([]byte(s), &raw) != nil {
-		return p
-	}
-	for id, m := range raw.Exercises {
-		var e exerciseProgress
-		if id == "" || json.Unmarshal(m, &e) != nil {
-			continue
-		}
-		e.Hints = max(e.Hints, 0)
-		p.Exercises[id] = &e
-	}
-	for id, m := range raw.Lessons {
-		var l lessonProgress
-		if id == "" || json.Unmarshal(m, &l) != nil {
-			continue
-		}
-		l.Step = max(l.Step, 0)
-		p.Lessons[id] = &l
-	}
-	return p
-}
-
-// String is the JSON stored.
-func (p progress) String() string {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return "{}"
-	}
-	return string(b)
-}
-
-func (p progress) exercise(id string) *exerciseProgress {
-	e := p.Exercises[id]
-	if e == nil {
-		e = &exerciseProgress{}
-		p.Exercises[id] = e
-	}
-	return e
-}
-
-func (p progress) lesson(id string) *lessonProgress {
-	l := p.Lessons[id]
-	if l == nil {
-		l = &lessonProgress{}
-		p.Lessons[id] = l
-	}
-	return l
-}
 
 // loadProgress reads the stored progress (empty when the page may not use
 // localStorage or the value is corrupt).
-func loadProgress() (p progress) {
-	p = parseProgress("")
+func loadProgress() (p session.Progress) {
+	p = session.ParseProgress("")
 	defer func() { recover() }() // a throwing storage: nothing stored
 	s, ok := storage()
 	if !ok {
@@ -135,7 +50,7 @@ func loadProgress() (p progress) {
 	}
 	v := s.Call("getItem", progressKey)
 	if v.Truthy() {
-		p = parseProgress(v.String())
+		p = session.ParseProgress(v.String())
 	}
 	return p
 }
@@ -143,7 +58,7 @@ func loadProgress() (p progress) {
 // saveProgress stores p; it reports whether it could (a sandboxed frame,
 // blocked storage or a full quota cannot: the progress then lasts as long
 // as the page).
-func saveProgress(p progress) (ok bool) {
+func saveProgress(p session.Progress) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false

@@ -7,61 +7,6 @@ import (
 	"testing"
 )
 
-func TestParseProgress(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		ex       map[string]exerciseProgress
-		ls       map[string]lessonProgress
-	}{
-		{name: "empty", in: ""},
-		{name: "not JSON", in: "{exercises"},
-		{name: "wrong shape", in: `[1,2]`},
-		{name: "wrong field types", in: `{"exercises": "x", "lessons": 3}`},
-		{name: "good", in: `{"exercises":{"01-a":{"solved":true,"hints":2},"02-b":{"solution":true}},"lessons":{"01-x":{"done":true,"step":6}}}`,
-			ex: map[string]exerciseProgress{"01-a": {Solved: true, Hints: 2}, "02-b": {Solution: true}},
-			ls: map[string]lessonProgress{"01-x": {Done: true, Step: 6}}},
-		{name: "one bad entry keeps the others", in: `{"exercises":{"01-a":{"solved":"yes"},"02-b":{"hints":1},"":{"solved":true}},"lessons":{"01-x":[]}}`,
-			ex: map[string]exerciseProgress{"02-b": {Hints: 1}}},
-		{name: "negative counts", in: `{"exercises":{"a":{"hints":-3}},"lessons":{"b":{"step":-1}}}`,
-			ex: map[string]exerciseProgress{"a": {}}, ls: map[string]lessonProgress{"b": {}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := parseProgress(tc.in)
-			gotEx := map[string]exerciseProgress{}
-			for k, v := range p.Exercises {
-				gotEx[k] = *v
-			}
-			gotLs := map[string]lessonProgress{}
-			for k, v := range p.Lessons {
-				gotLs[k] = *v
-			}
-			if tc.ex == nil {
-				tc.ex = map[string]exerciseProgress{}
-			}
-			if tc.ls == nil {
-				tc.ls = map[string]lessonProgress{}
-			}
-			if !reflect.DeepEqual(gotEx, tc.ex) || !reflect.DeepEqual(gotLs, tc.ls) {
-				t.Errorf("parseProgress(%q) = %v %v, want %v %v", tc.in, gotEx, gotLs, tc.ex, tc.ls)
-			}
-			// what is stored reads back the same
-			back := parseProgress(p.String())
-			if !reflect.DeepEqual(back, p) {
-				t.Errorf("round trip: %v, want %v", back, p)
-			}
-		})
-	}
-}
-
-func TestProgressAccessorsCreate(t *testing.T) {
-	p := parseProgress("")
-	p.exercise("e").Hints = 2
-	p.lesson("l").Done = true
-	if got := p.String(); got != `{"exercises":{"e":{"hints":2}},"lessons":{"l":{"done":true}}}` {
-		t.Errorf("stored %s", got)
-	}
-}
-
 func TestParseMarkdownLite(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

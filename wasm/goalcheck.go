@@ -3,133 +3,12 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"syscall/js"
-
-	"github.com/dsplayground/dsplay/engine/scenario"
 )
 
-// mergeGoalChecks turns a goal's checks into one check per assertion for
-// the exercise panel. scenario.CheckGoal reports a goal's
-//
-//	kubectl get ... -o jsonpath=...
-//	stdout '^nginx:1.25$'
-//
-// as two checks: the command (✓ when it ran, no detail) and the raw
-// assertion. A learner reads one: "kubectl get ...: output matches
-// ^nginx:1.25$", failing with what the command printed. A command that
-// failed fails each of its assertions with its error; a command without
-// assertions stays a check of its own (it must succeed, or fail for
-// `! kubectl`); expect lines are unchanged. OK and the entries are kept.
-func mergeGoalChecks(g scenario.GoalResult) scenario.GoalResult {
-	out := g
-	out.Checks = nil
-	for i := 0; i < len(g.Checks); i++ {
-		c := g.Checks[i]
-		if !isKubectlCheck(c) {
-			out.Checks = append(out.Checks, c)
-			continue
-		}
-		j := i + 1
-		for j < len(g.Checks) && isOutputCheck(g.Checks[j]) {
-			j++
-		}
-		if j == i+1 {
-			out.Checks = append(out.Checks, c)
-			continue
-		}
-		cmd := strings.TrimPrefix(c.Text, "! ")
-		var e *scenario.Entry
-		for k := range g.Entries {
-			if g.Entries[k].Line == c.Line && !g.Entries[k].Comment {
-				e = &g.Entries[k]
-			}
-		}
-		for _, a := range g.Checks[i+1 : j] {
-			m := a
-			m.Text = cmd + ": " + assertionLabel(a.Text)
-			m.OK = c.OK && a.OK
-			switch {
-			case !c.OK:
-				m.Detail = c.Detail
-			case !a.OK && e != nil:
-				m.Detail = "the output was " + shortOutput(outputOf(e, a.Text))
-			}
-			out.Checks = append(out.Checks, m)
-		}
-		i = j - 1
-	}
-	return out
-}
-
-// isKubectlCheck reports whether c is a goal's kubectl command line.
-func isKubectlCheck(c scenario.Check) bool { return isKubectl(c.Text) }
-
-// isOutputCheck reports whether c is a stdout/stderr assertion.
-func isOutputCheck(c scenario.Check) bool { return isAssertion(c.Text) }
-
-// assertionLabel reads `[!] stdout|stderr [-count=N] 'RE'` as words:
-// "output matches RE", "output does not match RE", "error output matches
-// RE", "output matches RE 2 times".
-func assertionLabel(text string) string {
-	neg := strings.HasPrefix(text, "! ")
-	t := strings.TrimPrefix(text, "! ")
-	verb, rest, _ := strings.Cut(t, " ")
-	what := "output"
-	if verb == "stderr" {
-		what = "error output"
-	}
-	rest = strings.TrimSpace(rest)
-	count := ""
-	if strings.HasPrefix(rest, "-count=") {
-		n, r, _ := strings.Cut(rest, " ")
-		count, rest = strings.TrimPrefix(n, "-count="), strings.TrimSpace(r)
-	}
-	re := unquoteArg(rest)
-	switch {
-	case count != "":
-		return fmt.Sprintf("%s matches %s %s times", what, re, count)
-	case neg:
-		return fmt.Sprintf("%s does not match %s", what, re)
-	default:
-		return fmt.Sprintf("%s matches %s", what, re)
-	}
-}
-
-// unquoteArg strips a script argument's quotes ('...' or "...").
-func unquoteArg(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
-		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
-	}
-	if u, err := strconv.Unquote(s); err == nil {
-		return u
-	}
-	return s
-}
-
-// outputOf is the stream of e an assertion reads.
-func outputOf(e *scenario.Entry, assertion string) string {
-	if strings.HasPrefix(strings.TrimPrefix(assertion, "! "), "stderr") {
-		return e.Stderr
-	}
-	return e.Stdout
-}
-
-// shortOutput quotes a command's output for a failure detail: empty, or
-// its text (newlines as ⏎) cut at 160 characters.
-func shortOutput(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return "empty"
-	}
-	s = strings.ReplaceAll(s, "\n", " ⏎ ")
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "…"
-	}
-	return strconv.Quote(s)
-}
+// The exercise panel's status line and focus. What a goal's checks say
+// (one per assertion, in words) is engine/session's (MergeGoalChecks).
 
 // clearStatus empties the panel's status line (an item opens: the last
 // item's "Lesson finished." or "Solved ✓" is not this one's).
@@ -142,22 +21,12 @@ func (u *lessonsUI) clearStatus() {
 // solved (a rule broke, the goal stopped holding) if it still says it is:
 // the panel never shows "Solved" beside a broken rule.
 func (u *lessonsUI) dropSolvedStatus() {
-	if x := u.ex; x == nil || x.solved {
+	if x := u.ex; x == nil || x.Solved {
 		return
 	}
 	if s := u.status.Get("textContent").String(); strings.HasPrefix(s, "Solved") || strings.HasPrefix(s, "The goal holds") {
 		u.clearStatus()
 	}
-}
-
-// sentence ends s with a full stop unless it ends with punctuation
-// already ("Why not the control-plane?", not "…control-plane?.").
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.ContainsAny(s[len(s)-1:], ".?!:…") || strings.HasSuffix(s, "…") {
-		return s
-	}
-	return s + "."
 }
 
 // focusPanel moves the focus to el (the panel's heading or its Next

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -13,9 +12,8 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/engine/session"
 	"github.com/dsplayground/dsplay/examples"
-	"golang.org/x/tools/txtar"
 )
 
 // Lessons and exercises on the page. The "Lessons" button in the top bar
@@ -28,8 +26,8 @@ import (
 // (resetCluster); the panel #lesson goes at the top of the left column
 // (on one column: first).
 //
-// A lesson (engine/scenario's Lesson steps) plays step by step: Next runs
-// the next step's commands through a scenario.Player on the page's
+// A lesson (engine/session's Lesson: the scenario's steps) plays step by
+// step: Next runs the next step's commands through a Player on the page's
 // Recorder, so they land on the timeline and in the console (with their
 // output) as if typed, and the step's explanation shows beside the
 // cluster. Back shows the previous step by replaying the lesson up to it
@@ -42,33 +40,14 @@ import (
 // lessons is the page's lessons UI (one page, one program).
 var lessons *lessonsUI
 
-// courseItem is one lesson or exercise of the gallery.
-type courseItem struct {
-	id, file string
-	data     []byte
-	// parsed: sc, meta and err are set (parse); before, meta holds only
-	// the Kind its directory gives.
-	parsed bool
-	sc     *scenario.Scenario
-	meta   scenario.Meta
-	err    error // the scenario does not parse (shown in the gallery)
-}
-
-func (it *courseItem) exercise() bool { return it.meta.Kind == scenario.KindExercise }
-
-func (it *courseItem) title() string {
-	if it.meta.Title != "" {
-		return it.meta.Title
-	}
-	return it.id
-}
-
 type lessonsUI struct {
 	a *app
 
-	lessons, exercises []*courseItem
+	// course is the lessons and exercises (session.Item: an item that
+	// does not parse shows its error in the gallery).
+	course session.Course
 
-	prog   progress
+	prog   session.Progress
 	stored bool // the last save worked
 	// noStorage: a save failed (the panel says the progress cannot be kept).
 	noStorage bool
@@ -85,11 +64,8 @@ type lessonsUI struct {
 	// a.rec is it, the cluster is the lesson's.
 	rec *engine.Recorder
 
-	// sorted: every item is parsed and the lists are in course order.
-	sorted bool
-
-	cur    *courseItem
-	lesson *lessonRun
+	cur    *session.Item
+	lesson *session.Lesson
 	ex     *exerciseRun
 
 	// busy is set while a step plays (in a goroutine that yields to the
@@ -101,23 +77,6 @@ type lessonsUI struct {
 	// resetting is set while the lessons UI itself resets the cluster
 	// (its reset hook must then not close the panel).
 	resetting bool
-}
-
-// lessonRun is the state of the open lesson.
-type lessonRun struct {
-	item   *courseItem
-	steps  []scenario.LessonStep
-	player *scenario.Player
-	// shown is the step shown: 0 the introduction (after the setup ran),
-	// 1..len(steps)-1 a step (its commands ran), len(steps) the end.
-	shown int
-	// failures are the failed assertions of each step played.
-	failures map[int][]string
-	// after is the number of the Recorder's inputs when the last step
-	// finished; touched marks the steps played after the learner changed
-	// the cluster (their failures may be the learner's doing).
-	after   int
-	touched map[int]bool
 }
 
 // initLessonsUI reads the course, builds the gallery and wires the panel.
@@ -209,77 +168,27 @@ func initLessonsUI(a *app) {
 // started (a little at a time, yielding to the browser in between), and
 // whatever needs one first parses it then (openLesson, the gallery).
 func (u *lessonsUI) load() {
-	read := func(files []examples.File, kind string) []*courseItem {
-		var out []*courseItem
+	read := func(files []examples.File, kind string) []*session.Item {
+		var out []*session.Item
 		for _, f := range files {
-			out = append(out, &courseItem{id: f.ID, file: f.Name, data: f.Data, meta: scenario.Meta{Kind: kind}})
+			out = append(out, session.NewItem(f.ID, f.Name, f.Data, kind))
 		}
 		return out
 	}
-	u.lessons = read(examples.Lessons(), scenario.KindLesson)
-	u.exercises = read(examples.Exercises(), scenario.KindExercise)
+	u.course.Lessons = read(examples.Lessons(), session.KindLesson)
+	u.course.Exercises = read(examples.Exercises(), session.KindExercise)
 	a := u.a
 	go func() {
 		defer a.recoverAt("lessons (parsing)")
-		for _, it := range append(append([]*courseItem(nil), u.lessons...), u.exercises...) {
+		for _, it := range u.course.All() {
 			time.Sleep(parsePauseMs * time.Millisecond)
-			it.parse()
+			it.Parse()
 		}
 	}()
 }
 
 // parsePauseMs is the pause between two background parses.
 const parsePauseMs = 40
-
-// parse parses the item's scenario once (its metadata, or the error).
-func (it *courseItem) parse() {
-	if it.parsed {
-		return
-	}
-	it.parsed = true
-	kind := it.meta.Kind
-	it.sc, it.err = scenario.Parse(it.file, it.data)
-	if it.err == nil {
-		it.meta = it.sc.Meta()
-		if it.meta.Kind == "" {
-			it.meta.Kind = kind
-		}
-	}
-}
-
-// ordered parses every item and sorts each list in course order:
-// `# order:`, then the file name.
-func (u *lessonsUI) ordered() {
-	if u.sorted {
-		return
-	}
-	u.sorted = true
-	for _, list := range [][]*courseItem{u.lessons, u.exercises} {
-		for _, it := range list {
-			it.parse()
-		}
-		sort.SliceStable(list, func(i, j int) bool {
-			oi, oj := list[i].meta.Order, list[j].meta.Order
-			if oi != oj && oi != 0 && oj != 0 {
-				return oi < oj
-			}
-			return list[i].file < list[j].file
-		})
-	}
-}
-
-func (u *lessonsUI) find(id, kind string) *courseItem {
-	list := u.lessons
-	if kind == scenario.KindExercise {
-		list = u.exercises
-	}
-	for _, it := range list {
-		if it.id == id || it.file == id || strings.TrimSuffix(it.file, ".txtar") == id {
-			return it
-		}
-	}
-	return nil
-}
 
 // openGallery fills and opens the gallery.
 func (u *lessonsUI) openGallery() {
@@ -303,35 +212,35 @@ func (u *lessonsUI) closeGallery() {
 
 // drawGallery lists the lessons and the exercises with their progress.
 func (u *lessonsUI) drawGallery() {
-	u.ordered()
-	draw := func(list js.Value, items []*courseItem) {
+	u.course.Ordered()
+	draw := func(list js.Value, items []*session.Item) {
 		clear(list)
 		for i, it := range items {
 			li := el("li", "lesson-li")
 			b := el("button", "lesson-item")
 			b.Set("type", "button")
-			b.Get("dataset").Set("open", it.id)
-			b.Get("dataset").Set("kind", it.meta.Kind)
+			b.Get("dataset").Set("open", it.ID)
+			b.Get("dataset").Set("kind", it.Meta().Kind)
 			if u.cur == it {
 				b.Get("classList").Call("add", "current")
 				b.Call("setAttribute", "aria-current", "true")
 			}
 			num := textEl("span", "li-num", strconv.Itoa(i+1))
 			num.Call("setAttribute", "aria-hidden", "true")
-			title := textEl("span", "li-title", it.title())
+			title := textEl("span", "li-title", it.Title())
 			appendAll(b, num, title)
-			sum := it.meta.Summary
-			if it.err != nil {
-				sum = "This file does not parse: " + it.err.Error()
+			sum := it.Meta().Summary
+			if it.Err() != nil {
+				sum = "This file does not parse: " + it.Err().Error()
 				b.Set("disabled", true)
 			}
 			if sum != "" {
 				b.Call("appendChild", textEl("span", "li-summary", sum))
 			}
-			if st := u.progressText(it); st != "" {
+			if st := u.prog.Text(it); st != "" {
 				p := textEl("span", "li-progress", st)
 				b.Call("appendChild", p)
-				if u.done(it) {
+				if u.prog.Done(it) {
 					li.Get("classList").Call("add", "done")
 				}
 			}
@@ -342,8 +251,8 @@ func (u *lessonsUI) drawGallery() {
 			list.Call("appendChild", textEl("li", "lesson-none", "None yet."))
 		}
 	}
-	draw(u.lessonList, u.lessons)
-	draw(u.exerciseList, u.exercises)
+	draw(u.lessonList, u.course.Lessons)
+	draw(u.exerciseList, u.course.Exercises)
 	clear(u.restoreBox)
 	u.restoreBox.Set("hidden", u.stash == nil)
 	if u.stash != nil {
@@ -358,54 +267,8 @@ func (u *lessonsUI) stashText() string {
 	if u.stash == nil {
 		return ""
 	}
-	n := 0
-	for _, in := range u.stash.Inputs() {
-		if in.Kind != engine.InputAdvance {
-			n++
-		}
-	}
+	n := session.Actions(u.stash.Inputs())
 	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson, an exercise or an imported scenario opened.", formatElapsed(u.stash.Live().Elapsed()), plural(n, "action"))
-}
-
-// progressText is the gallery's line of progress for an item.
-func (u *lessonsUI) progressText(it *courseItem) string {
-	if it.exercise() {
-		e := u.prog.Exercises[it.id]
-		if e == nil {
-			return ""
-		}
-		var parts []string
-		switch {
-		case e.Solved:
-			parts = append(parts, "✓ solved")
-		case e.Solution:
-			parts = append(parts, "solution shown")
-		}
-		if e.Hints > 0 {
-			parts = append(parts, plural(e.Hints, "hint")+" used")
-		}
-		return strings.Join(parts, " · ")
-	}
-	l := u.prog.Lessons[it.id]
-	if l == nil {
-		return ""
-	}
-	if l.Done {
-		return "✓ done"
-	}
-	if l.Step > 0 {
-		return fmt.Sprintf("reached step %d", l.Step)
-	}
-	return ""
-}
-
-func (u *lessonsUI) done(it *courseItem) bool {
-	if it.exercise() {
-		e := u.prog.Exercises[it.id]
-		return e != nil && e.Solved
-	}
-	l := u.prog.Lessons[it.id]
-	return l != nil && l.Done
 }
 
 // save stores the progress; once a save fails the panel notes that the
@@ -425,7 +288,7 @@ func (u *lessonsUI) storageNote() {
 
 // begin starts a new cluster for it: the learner's own cluster is put
 // aside first (when it has any action and is not a lesson's).
-func (u *lessonsUI) begin(it *courseItem) error {
+func (u *lessonsUI) begin(it *session.Item) error {
 	a := u.a
 	if u.rec != a.rec && u.hasWork(a.rec) {
 		u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
@@ -445,9 +308,9 @@ func (u *lessonsUI) begin(it *courseItem) error {
 // frame observes the `always` rules meanwhile); the Player gives the
 // scenario's own `kubectl rollout status` lines the blocking command's
 // output and exit code (engine/scenario: it waits in one-second steps).
-func (u *lessonsUI) reset(it *courseItem) error {
+func (u *lessonsUI) reset(it *session.Item) error {
 	u.resetting = true
-	err := u.a.resetCluster(it.sc.Options())
+	err := u.a.resetCluster(it.Options())
 	u.resetting = false
 	if err != nil {
 		return err
@@ -460,16 +323,11 @@ func (u *lessonsUI) reset(it *courseItem) error {
 // passing is none, and neither is the example the page applies at load
 // (the file manifest.yaml set and applied with its text).
 func (u *lessonsUI) hasWork(rec *engine.Recorder) bool {
-	for _, in := range rec.Inputs() {
-		switch {
-		case in.Kind == engine.InputAdvance:
-		case (in.Kind == engine.InputSetFile || in.Kind == engine.InputApply) && in.Name == manifestFile &&
-			len(exampleManifests) > 0 && in.Text == exampleManifests[0].Text:
-		default:
-			return true
-		}
+	example := ""
+	if len(exampleManifests) > 0 {
+		example = exampleManifests[0].Text
 	}
-	return false
+	return session.HasWork(rec.Inputs(), manifestFile, example)
 }
 
 // restoreStash brings back the learner's own cluster: the lesson's
@@ -508,13 +366,13 @@ func (u *lessonsUI) showPane() {
 	u.pane.Set("hidden", false)
 	document.Get("documentElement").Get("classList").Call("add", "lesson-open")
 	kind := "Lesson"
-	if u.cur.exercise() {
+	if u.cur.Exercise() {
 		kind = "Exercise"
 	}
 	u.kindEl.Set("textContent", kind)
-	u.title.Set("textContent", u.cur.title())
-	u.pane.Get("dataset").Set("kind", u.cur.meta.Kind)
-	u.pane.Get("dataset").Set("id", u.cur.id)
+	u.title.Set("textContent", u.cur.Title())
+	u.pane.Get("dataset").Set("kind", u.cur.Meta().Kind)
+	u.pane.Get("dataset").Set("id", u.cur.ID)
 }
 
 // close hides the panel; the cluster stays as it is.
@@ -640,36 +498,15 @@ func renderMarkdown(parent js.Value, text string) {
 	}
 }
 
-// isAssertion reports whether a scenario line is an assertion on the
-// previous command's output (not shown as a command to run).
-func isAssertion(line string) bool {
-	l := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "!"))
-	return strings.HasPrefix(l, "stdout ") || strings.HasPrefix(l, "stderr ") || l == "stdout" || l == "stderr"
-}
-
 // commandsBox shows a step's commands (assertions left out) as a terminal
 // would show them typed; playground commands that are not kubectl
-// (advance, wait, node add, ...) show as comments.
+// (advance, wait, node add, ...) show as comments (session.CommandLines).
 func commandsBox(cmds []string) js.Value {
-	var b strings.Builder
-	n := 0
-	for _, c := range cmds {
-		c = strings.TrimSpace(c)
-		if c == "" || strings.HasPrefix(c, "#") || isAssertion(c) {
-			continue
-		}
-		n++
-		c = strings.TrimPrefix(c, "! ")
-		if strings.HasPrefix(c, "kubectl ") {
-			b.WriteString("$ " + c + "\n")
-		} else {
-			b.WriteString("# " + c + "\n")
-		}
-	}
-	if n == 0 {
+	lines := session.CommandLines(cmds)
+	if len(lines) == 0 {
 		return js.Undefined()
 	}
-	pre := textEl("pre", "lesson-cmds", strings.TrimRight(b.String(), "\n"))
+	pre := textEl("pre", "lesson-cmds", strings.Join(lines, "\n"))
 	pre.Call("setAttribute", "aria-label", "The step's commands")
 	return pre
 }
@@ -677,14 +514,14 @@ func commandsBox(cmds []string) js.Value {
 // echoEntries shows what a Player ran in the console, as if typed: each
 // command with its output (playground commands as "# ..." lines); the
 // author's comments between them are notes, not commands (consecutive
-// lines make one note). from is the number of the Recorder's inputs
-// before the Player ran: each entry is tied to the input its command made
-// (entryInputs), for the timeline's marks. A watch the step left running
-// (`kubectl get -w`, or `kubectl rollout status`, which streams on the
-// page) goes on under its command's block.
-func (u *lessonsUI) echoEntries(res scenario.StepResult, from int) {
+// lines make one note). Each entry is tied to the input its command made
+// (session.EntryInputs, from the Player's record), for the timeline's
+// marks. A watch the step left running (`kubectl get -w`, or `kubectl
+// rollout status`, which streams on the page) goes on under its command's
+// block.
+func (u *lessonsUI) echoEntries(res session.StepResult) {
 	ins := u.a.rec.Inputs()
-	idx := entryInputs(res.Entries, ins, from)
+	idx := session.EntryInputs(res.Entries)
 	var lastRun, note js.Value
 	for i, e := range res.Entries {
 		if e.Comment {
@@ -711,7 +548,7 @@ func (u *lessonsUI) echoEntries(res scenario.StepResult, from int) {
 			item.Call("removeAttribute", "data-input")
 			item.Call("removeAttribute", "data-at")
 		}
-		if !e.Comment && isKubectl(e.Command) {
+		if !e.Comment && session.IsKubectl(e.Command) {
 			lastRun = b
 		}
 	}
@@ -724,16 +561,11 @@ func (u *lessonsUI) echoEntries(res scenario.StepResult, from int) {
 	}
 }
 
-func isKubectl(cmd string) bool {
-	c := strings.TrimPrefix(strings.TrimSpace(cmd), "! ")
-	return strings.HasPrefix(c, "kubectl ") || c == "kubectl"
-}
-
 // echoEntry shows one command entry; it returns its block.
-func (u *lessonsUI) echoEntry(e scenario.Entry) js.Value {
+func (u *lessonsUI) echoEntry(e session.Entry) js.Value {
 	c := u.a.kc
 	cmd := strings.TrimSpace(e.Command)
-	if !isKubectl(cmd) {
+	if !session.IsKubectl(cmd) {
 		cmd = "# " + cmd
 	}
 	var chunks []engine.Chunk
@@ -744,94 +576,6 @@ func (u *lessonsUI) echoEntry(e scenario.Entry) js.Value {
 		chunks = append(chunks, engine.Chunk{Stderr: true, Text: e.Stderr})
 	}
 	return c.echoChunks(cmd, chunks)
-}
-
-// entryInputs ties each entry of a played step to the index of the
-// Recorder input its command made (-1: a comment; an entry that made no
-// input of its own — decisions, expect, a wait that did not need to wait
-// — gets the input before it). ins[from:] are the inputs the step made,
-// in order; the files the Player writes first (SetFile) are skipped.
-// Consecutive advances merge into one input (Recorder.Advance), so an
-// `advance` or `wait` right after another shares its input.
-func entryInputs(es []scenario.Entry, ins []engine.Input, from int) []int {
-	out := make([]int, len(es))
-	cur := from // the next input not yet tied to an entry
-	for i, e := range es {
-		if e.Comment {
-			out[i] = -1
-			continue
-		}
-		cmd := strings.TrimPrefix(strings.TrimSpace(e.Command), "! ")
-		want := entryKind(cmd)
-		k := cur
-		for k < len(ins) && ins[k].Kind == engine.InputSetFile && want != engine.InputSetFile {
-			k++
-		}
-		switch {
-		case want == "":
-			out[i] = cur - 1
-		case k < len(ins) && ins[k].Kind == want && (want != engine.InputRun || sameCommand(ins[k].Line, cmd)):
-			out[i] = k
-			cur = k + 1
-		default:
-			out[i] = cur - 1
-		}
-		if out[i] < from {
-			out[i] = -1
-		}
-	}
-	return out
-}
-
-// entryKind is the Recorder input a scenario command makes ("" for none).
-func entryKind(cmd string) engine.InputKind {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return ""
-	}
-	switch f[0] {
-	case "kubectl":
-		return engine.InputRun
-	case "advance", "wait":
-		return engine.InputAdvance
-	case "editor":
-		return engine.InputFinishEdit
-	}
-	if len(f) < 2 {
-		return ""
-	}
-	switch f[0] + " " + f[1] {
-	case "node add":
-		return engine.InputAddNode
-	case "node remove":
-		return engine.InputRemoveNode
-	case "node fail":
-		return engine.InputFailNode
-	case "node recover":
-		return engine.InputRecoverNode
-	case "node condition":
-		return engine.InputNodeCondition
-	case "pod fail":
-		return engine.InputFailPod
-	case "pod ready", "pod unready":
-		return engine.InputPodReadiness
-	case "registry has":
-		return engine.InputRegistryHave
-	case "registry lacks":
-		return engine.InputRegistryLack
-	case "registry preloaded":
-		return engine.InputRegistryPreload
-	}
-	return ""
-}
-
-// sameCommand reports whether a recorded Run line is the scenario's
-// kubectl command (with or without the "kubectl " the Player may drop).
-func sameCommand(line, cmd string) bool {
-	n := func(s string) string {
-		return strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(s), "kubectl ")), " ")
-	}
-	return n(line) == n(cmd)
 }
 
 // play runs work in a goroutine that yields to the browser first (so the
@@ -880,7 +624,7 @@ const stepYieldMs = 10
 // polls it into the step's entries, as the transcript has it. The
 // returned func removes the hook and gives the watch back (the next
 // frame's poll ends it if the step stopped it).
-func (u *lessonsUI) ticking(p *scenario.Player, alive func() bool) func() {
+func (u *lessonsUI) ticking(p *session.Player, alive func() bool) func() {
 	kc := u.a.kc
 	held := kc.watch
 	kc.watch = nil
@@ -1020,27 +764,26 @@ func (a *app) openLesson(id string) error {
 	if u.busy {
 		return fmt.Errorf("a step is still playing")
 	}
-	it := u.find(id, scenario.KindLesson)
+	it := u.course.Find(id, session.KindLesson)
 	if it == nil {
 		return fmt.Errorf("no lesson %q", id)
 	}
-	if it.parse(); it.err != nil {
-		return it.err
+	if err := it.Parse(); err != nil {
+		return err
 	}
 	if err := u.begin(it); err != nil {
 		return err
 	}
-	l := &lessonRun{item: it, steps: it.sc.Lesson(), failures: map[int][]string{}, touched: map[int]bool{}}
-	l.player = scenario.NewPlayer(it.sc, a.rec)
+	l := session.NewLesson(it)
+	l.Player = it.NewPlayer(a.rec)
 	u.lesson = l
 	u.showPane()
-	from := len(a.rec.Inputs())
-	res := l.player.PlayStep(0)
-	u.echoEntries(res, from)
-	u.showFile(it.sc, l.steps[0].Commands)
-	l.after = len(a.rec.Inputs())
+	res := l.Player.PlayStep(0)
+	u.echoEntries(res)
+	u.showFile(it, l.Steps[0].Commands)
+	l.After = len(a.rec.Inputs())
 	if len(res.Failures) > 0 {
-		l.failures[0] = res.Failures
+		l.Failures[0] = res.Failures
 	}
 	a.view.render(false)
 	u.drawLesson()
@@ -1050,7 +793,7 @@ func (a *app) openLesson(id string) error {
 
 // attachLesson opens lesson id at step on the page's cluster as it is (a
 // share link's replay, which already holds the steps played): nothing is
-// played; Next plays the following step's lines on it (linesPlayer), Back
+// played; Next plays the following step's lines on it (Item.LinesPlayer), Back
 // replays the lesson on a new cluster.
 func (a *app) attachLesson(id string, step int) error {
 	u := lessons
@@ -1060,55 +803,52 @@ func (a *app) attachLesson(id string, step int) error {
 	if u.busy {
 		return fmt.Errorf("a step is still playing")
 	}
-	it := u.find(id, scenario.KindLesson)
+	it := u.course.Find(id, session.KindLesson)
 	if it == nil {
 		return fmt.Errorf("no lesson %q", id)
 	}
-	if it.parse(); it.err != nil {
-		return it.err
+	if err := it.Parse(); err != nil {
+		return err
 	}
 	u.closeRun()
 	u.clearStatus()
 	u.cur, u.rec = it, a.rec
-	l := &lessonRun{item: it, steps: it.sc.Lesson(), failures: map[int][]string{}, touched: map[int]bool{}}
-	l.shown = max(0, min(step, len(l.steps)))
-	l.after = len(a.rec.Inputs())
+	l := session.NewLesson(it)
+	l.Shown = max(0, min(step, len(l.Steps)))
+	l.After = len(a.rec.Inputs())
 	u.lesson = l
 	u.showPane()
 	u.drawLesson()
 	return nil
 }
 
-// lastStep is the index of the lesson's last step.
-func (l *lessonRun) lastStep() int { return len(l.steps) - 1 }
-
 // nextStep plays the next step (or shows the end after the last).
 func (u *lessonsUI) nextStep() {
 	l := u.lesson
-	if l == nil || u.busy || l.shown > l.lastStep() {
+	if l == nil || u.busy || l.Shown > l.LastStep() {
 		return
 	}
-	if l.shown == l.lastStep() {
-		l.shown++
+	if l.Shown == l.LastStep() {
+		l.Shown++
 		u.markLesson(l)
 		u.drawLesson()
 		return
 	}
 	u.a.tl.leavePast() // the step plays on the live cluster: show it
-	i := l.shown + 1
-	u.play(fmt.Sprintf("Playing step %d of %d: %s…", i, l.lastStep(), l.steps[i].Title), func() { u.playStep(l, i) })
+	i := l.Shown + 1
+	u.play(fmt.Sprintf("Playing step %d of %d: %s…", i, l.LastStep(), l.Steps[i].Title), func() { u.playStep(l, i) })
 }
 
 // replayStep plays the step shown again, in slow motion: the lesson is
 // replayed at once up to the step before, then the step plays.
 func (u *lessonsUI) replayStep() {
 	l := u.lesson
-	if l == nil || u.busy || l.shown < 1 || l.shown > l.lastStep() {
+	if l == nil || u.busy || l.Shown < 1 || l.Shown > l.LastStep() {
 		return
 	}
-	i := l.shown
+	i := l.Shown
 	u.a.tl.leavePast()
-	u.play(fmt.Sprintf("Replaying step %d of %d: %s…", i, l.lastStep(), l.steps[i].Title), func() {
+	u.play(fmt.Sprintf("Replaying step %d of %d: %s…", i, l.LastStep(), l.Steps[i].Title), func() {
 		if !u.replayWork(l, i-1) {
 			return
 		}
@@ -1118,35 +858,34 @@ func (u *lessonsUI) replayStep() {
 
 // playStep plays step i of lesson l in slow motion (from u.play's
 // goroutine) and shows it.
-func (u *lessonsUI) playStep(l *lessonRun, i int) {
-	st := l.steps[i]
+func (u *lessonsUI) playStep(l *session.Lesson, i int) {
+	st := l.Steps[i]
 	u.paced = true
 	defer func() { u.paced = false }()
 	if u.pacing() {
 		// the step's text shows while it plays, so the learner reads what
 		// they watch (the controls stay disabled)
 		label := u.status.Get("textContent").String()
-		l.shown = i
+		l.Shown = i
 		u.drawLesson()
 		u.setBusy(true, label)
 	}
-	player, first := l.player, i
+	player, first := l.Player, i
 	if u.a.rec != u.rec || player == nil {
 		// "Continue from here" made a new Recorder of this cluster's
 		// timeline: the lesson goes on with it, playing the step's
 		// lines through a Player of their own.
 		u.rec = u.a.rec
-		p, err := linesPlayer(l.item.sc, st.Commands, u.a.rec)
+		p, err := l.Item.LinesPlayer(st.Commands, u.a.rec)
 		if err != nil {
 			u.say(err.Error())
 			return
 		}
-		player, first, l.player = p, 0, nil
+		player, first, l.Player = p, 0, nil
 	}
-	from := len(u.a.rec.Inputs())
 	// the learner acted, or rewound the timeline ("Continue from here")
 	ins := u.a.rec.Inputs()
-	touched := l.player == nil || len(ins) < l.after || learnerActed(ins, l.after)
+	touched := l.Player == nil || len(ins) < l.After || session.LearnerActed(ins, l.After)
 	rec := u.a.rec
 	untick := u.ticking(player, func() bool { return u.lesson == l && u.a.rec == rec })
 	res := player.PlayStep(first)
@@ -1154,58 +893,26 @@ func (u *lessonsUI) playStep(l *lessonRun, i int) {
 	if u.lesson != l {
 		return // closed meanwhile
 	}
-	u.echoEntries(res, from)
-	u.showFile(l.item.sc, st.Commands)
-	l.after = len(u.a.rec.Inputs())
+	u.echoEntries(res)
+	u.showFile(l.Item, st.Commands)
+	l.After = len(u.a.rec.Inputs())
 	if len(res.Failures) > 0 {
-		l.failures[i] = res.Failures
-		l.touched[i] = touched
+		l.Failures[i] = res.Failures
+		l.Touched[i] = touched
 	}
-	l.shown = i
+	l.Shown = i
 	u.markLesson(l)
 	u.drawLesson()
-}
-
-// linesPlayer returns a Player of a scenario made of lines (commands and
-// assertions, as written) and sc's files, on rec: its step 0 runs them.
-// It plays a lesson's step, or an exercise's solution, on a Recorder the
-// lesson's own Player is not bound to (after "Continue from here").
-func linesPlayer(sc *scenario.Scenario, lines []string, rec *engine.Recorder) (*scenario.Player, error) {
-	ar := &txtar.Archive{Comment: []byte(strings.Join(lines, "\n") + "\n")}
-	names := make([]string, 0, len(sc.Files))
-	for n := range sc.Files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		ar.Files = append(ar.Files, txtar.File{Name: n, Data: []byte(sc.Files[n])})
-	}
-	part, err := scenario.Parse(sc.Name, txtar.Format(ar))
-	if err != nil {
-		return nil, err
-	}
-	return scenario.NewPlayer(part, rec), nil
-}
-
-// learnerActed reports whether ins holds an action after from that was
-// not time passing (the learner's, between two steps of a lesson).
-func learnerActed(ins []engine.Input, from int) bool {
-	for _, in := range ins[min(from, len(ins)):] {
-		if in.Kind != engine.InputAdvance {
-			return true
-		}
-	}
-	return false
 }
 
 // prevStep shows the step before: the lesson replays up to it on a new
 // cluster (the same seed: the same names and times).
 func (u *lessonsUI) prevStep() {
 	l := u.lesson
-	if l == nil || u.busy || l.shown == 0 {
+	if l == nil || u.busy || l.Shown == 0 {
 		return
 	}
-	target := min(l.shown-1, l.lastStep())
+	target := min(l.Shown-1, l.LastStep())
 	u.a.tl.leavePast()
 	u.replayTo(target)
 }
@@ -1223,33 +930,32 @@ func (u *lessonsUI) replayTo(target int) {
 // replayWork starts lesson l's cluster over and plays its steps
 // 0..target at once (from u.play's goroutine); false when it was closed
 // or reset meanwhile.
-func (u *lessonsUI) replayWork(l *lessonRun, target int) bool {
+func (u *lessonsUI) replayWork(l *session.Lesson, target int) bool {
 	a := u.a
-	if err := u.reset(l.item); err != nil {
+	if err := u.reset(l.Item); err != nil {
 		u.say(err.Error())
 		return false
 	}
-	l.player = scenario.NewPlayer(l.item.sc, a.rec)
-	l.failures, l.touched = map[int][]string{}, map[int]bool{}
+	l.Player = l.Item.NewPlayer(a.rec)
+	l.Failures, l.Touched = map[int][]string{}, map[int]bool{}
 	rec := a.rec
 	alive := func() bool { return u.lesson == l && u.a.rec == rec }
 	for i := 0; i <= target; i++ {
 		if !alive() {
 			return false // closed or reset meanwhile
 		}
-		from := len(a.rec.Inputs())
-		untick := u.ticking(l.player, alive)
-		res := l.player.PlayStep(i)
+		untick := u.ticking(l.Player, alive)
+		res := l.Player.PlayStep(i)
 		untick()
-		u.echoEntries(res, from)
-		u.showFile(l.item.sc, l.steps[i].Commands)
+		u.echoEntries(res)
+		u.showFile(l.Item, l.Steps[i].Commands)
 		if len(res.Failures) > 0 {
-			l.failures[i] = res.Failures
+			l.Failures[i] = res.Failures
 		}
 		a.view.render(false)
 	}
-	l.after = len(a.rec.Inputs())
-	l.shown = target
+	l.After = len(a.rec.Inputs())
+	l.Shown = target
 	return true
 }
 
@@ -1264,15 +970,8 @@ func (u *lessonsUI) restart() {
 }
 
 // markLesson saves how far the lesson went.
-func (u *lessonsUI) markLesson(l *lessonRun) {
-	p := u.prog.lesson(l.item.id)
-	if l.shown > p.Step && l.shown <= l.lastStep() {
-		p.Step = l.shown
-	}
-	if l.shown > l.lastStep() {
-		p.Done = true
-		p.Step = l.lastStep()
-	}
+func (u *lessonsUI) markLesson(l *session.Lesson) {
+	l.Mark(u.prog)
 	u.save()
 }
 
@@ -1281,49 +980,49 @@ func (u *lessonsUI) drawLesson() {
 	l := u.lesson
 	clear(u.body)
 	clear(u.nav)
-	n := l.lastStep()
+	n := l.LastStep()
 	prog := el("p", "lesson-progress")
 	bar := el("progress", "lesson-bar")
 	bar.Set("max", max(n, 1))
-	bar.Set("value", min(l.shown, n))
+	bar.Set("value", min(l.Shown, n))
 	bar.Call("setAttribute", "aria-hidden", "true")
 	var head js.Value
 	switch {
-	case l.shown == 0:
+	case l.Shown == 0:
 		prog.Set("textContent", fmt.Sprintf("%s · introduction", plural(n, "step")))
 		head = textEl("h3", "lesson-step-title", "Introduction")
 		appendAll(u.body, prog, bar, head)
-		if s := l.item.meta.Summary; s != "" {
+		if s := l.Item.Meta().Summary; s != "" {
 			renderMarkdown(u.body, s)
 		}
-		if len(l.steps) > 0 {
-			if t := strings.TrimSpace(l.steps[0].Text); t != "" {
+		if len(l.Steps) > 0 {
+			if t := strings.TrimSpace(l.Steps[0].Text); t != "" {
 				renderMarkdown(u.body, t)
 			}
 		}
 		u.body.Call("appendChild", textEl("p", "lesson-hint", "Next plays the first step: its commands run in the kubectl console and on the timeline, and the cluster shows what they do."))
-	case l.shown > n:
+	case l.Shown > n:
 		prog.Set("textContent", fmt.Sprintf("%s · finished", plural(n, "step")))
 		bar.Set("value", n)
 		head = textEl("h3", "lesson-step-title lesson-done", "Lesson finished ✓")
 		appendAll(u.body, prog, bar, head)
 		msg := "You played every step. The cluster is yours now: try your own commands in the console, or scrub the timeline back to any step."
-		if u.anyFailure(l) {
+		if l.AnyFailure() {
 			msg = "Every step played, but some of the lesson's own checks failed (marked above): the lesson may be out of date."
 		}
 		u.body.Call("appendChild", textEl("p", "", msg))
-		if next := u.nextItem(l.item); next != nil && !embedMode() {
+		if next := u.course.Next(l.Item); next != nil && !embedMode() {
 			p := el("p", "")
 			appendAll(p, document.Call("createTextNode", "Next in the course: "))
-			b := navButton("open", next.title(), "ctl lesson-next-item")
-			b.Get("dataset").Set("open", next.id)
-			b.Get("dataset").Set("kind", next.meta.Kind)
+			b := navButton("open", next.Title(), "ctl lesson-next-item")
+			b.Get("dataset").Set("open", next.ID)
+			b.Get("dataset").Set("kind", next.Meta().Kind)
 			p.Call("appendChild", b)
 			u.body.Call("appendChild", p)
 		}
 	default:
-		st := l.steps[l.shown]
-		prog.Set("textContent", fmt.Sprintf("Step %d of %d", l.shown, n))
+		st := l.Steps[l.Shown]
+		prog.Set("textContent", fmt.Sprintf("Step %d of %d", l.Shown, n))
 		head = textEl("h3", "lesson-step-title", st.Title)
 		appendAll(u.body, prog, bar, head)
 		if t := strings.TrimSpace(st.Text); t != "" {
@@ -1336,15 +1035,15 @@ func (u *lessonsUI) drawLesson() {
 			u.body.Call("appendChild", c)
 		}
 	}
-	for i := 0; i <= min(l.shown, n); i++ {
-		if fs := l.failures[i]; len(fs) > 0 && (i == l.shown || l.shown > n) {
+	for i := 0; i <= min(l.Shown, n); i++ {
+		if fs := l.Failures[i]; len(fs) > 0 && (i == l.Shown || l.Shown > n) {
 			box := el("div", "lesson-fail")
 			box.Call("setAttribute", "role", "alert")
 			what := "This step's check failed — the lesson does not match the simulator; please report it:"
 			switch {
 			case i == 0:
 				what = "The lesson's setup failed — the lesson does not match the simulator; please report it:"
-			case l.touched[i]:
+			case l.Touched[i]:
 				what = "This step's check failed — you changed the cluster since the lesson's previous step (Back or Restart replays the lesson without your changes):"
 			}
 			box.Call("appendChild", textEl("strong", "", what))
@@ -1359,21 +1058,21 @@ func (u *lessonsUI) drawLesson() {
 	u.storageNote()
 	// controls
 	back := navButton("back", "Back", "ctl")
-	back.Set("disabled", l.shown == 0)
+	back.Set("disabled", l.Shown == 0)
 	nextText := "Next"
 	switch {
-	case l.shown == 0:
+	case l.Shown == 0:
 		nextText = "Start"
-	case l.shown == n:
+	case l.Shown == n:
 		nextText = "Finish"
 	}
 	next := navButton("next", nextText, "primary")
-	next.Set("disabled", l.shown > n)
-	if l.shown > n {
+	next.Set("disabled", l.Shown > n)
+	if l.Shown > n {
 		next = navButton("restart", "Play again", "primary")
 	}
 	appendAll(u.nav, back, next)
-	if l.shown >= 1 && l.shown <= n {
+	if l.Shown >= 1 && l.Shown <= n {
 		r := navButton("replay", "Replay this step", "ctl")
 		r.Set("title", "Play this step again, in slow motion")
 		u.nav.Call("appendChild", r)
@@ -1386,16 +1085,16 @@ func (u *lessonsUI) drawLesson() {
 		u.nav.Call("appendChild", r)
 	}
 	switch {
-	case l.shown == 0:
-		u.announce(fmt.Sprintf("Lesson %s: introduction.", l.item.title()))
-	case l.shown > n:
+	case l.Shown == 0:
+		u.announce(fmt.Sprintf("Lesson %s: introduction.", l.Item.Title()))
+	case l.Shown > n:
 		u.announce("Lesson finished.")
 	default:
-		u.announce(sentence(fmt.Sprintf("Step %d of %d: %s", l.shown, n, l.steps[l.shown].Title)))
+		u.announce(session.Sentence(fmt.Sprintf("Step %d of %d: %s", l.Shown, n, l.Steps[l.Shown].Title)))
 	}
 	// The focus stays on Next (the same place) while stepping through;
 	// at the end it goes to the heading.
-	if l.shown > n {
+	if l.Shown > n {
 		head.Set("tabIndex", -1)
 		focusPanel(head)
 	} else if u.pane.Call("contains", document.Get("activeElement")).Bool() || document.Get("activeElement").Equal(document.Get("body")) {
@@ -1403,36 +1102,11 @@ func (u *lessonsUI) drawLesson() {
 	}
 }
 
-func (u *lessonsUI) anyFailure(l *lessonRun) bool {
-	for _, f := range l.failures {
-		if len(f) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// nextItem is the item after it in the course (lessons, then exercises).
-func (u *lessonsUI) nextItem(it *courseItem) *courseItem {
-	u.ordered()
-	all := append(append([]*courseItem(nil), u.lessons...), u.exercises...)
-	for i, x := range all {
-		if x == it {
-			for _, y := range all[i+1:] {
-				if y.err == nil {
-					return y
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // openItem opens a lesson or an exercise (kind "exercise"), saying why
 // when it cannot.
 func (u *lessonsUI) openItem(id, kind string) {
 	var err error
-	if kind == scenario.KindExercise {
+	if kind == session.KindExercise {
 		err = u.a.openExercise(id)
 	} else {
 		err = u.a.openLesson(id)
@@ -1449,20 +1123,11 @@ func (u *lessonsUI) lessonStateJS() any {
 		return nil
 	}
 	var fails []any
-	for i := 0; i <= l.lastStep(); i++ {
-		for _, f := range l.failures[i] {
-			fails = append(fails, f)
-		}
+	for _, f := range l.AllFailures() {
+		fails = append(fails, f)
 	}
-	title := ""
-	switch {
-	case l.shown == 0:
-		title = "Introduction"
-	case l.shown <= l.lastStep():
-		title = l.steps[l.shown].Title
-	}
-	return map[string]any{"id": l.item.id, "title": l.item.title(), "step": l.shown, "steps": l.lastStep(),
-		"stepTitle": title, "finished": l.shown > l.lastStep(), "busy": u.busy, "failures": fails}
+	return map[string]any{"id": l.Item.ID, "title": l.Item.Title(), "step": l.Shown, "steps": l.LastStep(),
+		"stepTitle": l.StepTitle(), "finished": l.Finished(), "busy": u.busy, "failures": fails}
 }
 
 // hooks adds the lessons' calls to window.dsplay (site/README.md).
@@ -1479,13 +1144,13 @@ func (u *lessonsUI) hooks() {
 		return ""
 	}
 	o.Set("lessons", a.hook("dsplay.lessons", func([]js.Value) any {
-		u.ordered()
+		u.course.Ordered()
 		var out []any
-		for _, it := range append(append([]*courseItem(nil), u.lessons...), u.exercises...) {
-			m := map[string]any{"id": it.id, "title": it.title(), "kind": it.meta.Kind, "summary": it.meta.Summary,
-				"done": u.done(it)}
-			if it.err != nil {
-				m["error"] = it.err.Error()
+		for _, it := range u.course.All() {
+			m := map[string]any{"id": it.ID, "title": it.Title(), "kind": it.Meta().Kind, "summary": it.Meta().Summary,
+				"done": u.prog.Done(it)}
+			if it.Err() != nil {
+				m["error"] = it.Err().Error()
 			}
 			out = append(out, m)
 		}

@@ -826,9 +826,9 @@ func (a *app) currentShareContext() *shareContext {
 	if u := lessons; u != nil && u.cur != nil && u.rec == a.rec {
 		switch {
 		case u.ex != nil:
-			c.Exercise = u.ex.item.id
+			c.Exercise = u.ex.Item.ID
 		case u.lesson != nil:
-			c.Lesson, c.Step = u.lesson.item.id, u.lesson.shown
+			c.Lesson, c.Step = u.lesson.Item.ID, u.lesson.Shown
 		}
 	}
 	return c

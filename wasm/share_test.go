@@ -36,14 +36,14 @@ spec:
         command: ["sleep", "infinity"]
 `
 
-// session is a learner's session on a Recorder.
-type session struct {
+// learnerSession is a learner's session on a Recorder.
+type learnerSession struct {
 	name string
 	opts engine.Options
 	do   func(t *testing.T, r *engine.Recorder)
 }
 
-var sessions = []session{
+var sessions = []learnerSession{
 	{"apply and wait", engine.Options{StreamRolloutStatus: true}, func(t *testing.T, r *engine.Recorder) {
 		r.SetFile(manifestFile, testDS)
 		mustApply(t, r, manifestFile, testDS)

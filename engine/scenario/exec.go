@@ -34,6 +34,9 @@ type target interface {
 	RegistryHave(refs ...string)
 	RegistryLack(refs ...string)
 	RegistryPreloaded(refs ...string)
+	// Inputs is the input log a Recorder keeps (nil for a bare
+	// Simulation): the Player ties each entry to the inputs its line made.
+	Inputs() []engine.Input
 }
 
 // simTarget runs commands on a Simulation directly. Registry commands
@@ -46,6 +49,7 @@ func (t simTarget) SetFile(name, text string)     { t.Files[name] = text }
 func (t simTarget) RegistryHave(r ...string)      { t.Registry().Have(r...); t.Settle() }
 func (t simTarget) RegistryLack(r ...string)      { t.Registry().Lack(r...); t.Settle() }
 func (t simTarget) RegistryPreloaded(r ...string) { t.Registry().SetPreloaded(r...); t.Settle() }
+func (t simTarget) Inputs() []engine.Input        { return nil }
 
 // recTarget runs commands through a Recorder, so each lands on its
 // timeline.
@@ -212,6 +216,39 @@ func (r *runner) stopWatch() {
 	}
 }
 
+// inputMark is where a target's input log stands: its length, and the
+// virtual time the last input ended at (an Advance merged into it moves
+// that end without adding an input).
+type inputMark struct {
+	n   int
+	end time.Duration
+}
+
+func (r *runner) inputMark() inputMark {
+	ins := r.t.Inputs()
+	if len(ins) == 0 {
+		return inputMark{}
+	}
+	return inputMark{n: len(ins), end: ins[len(ins)-1].End}
+}
+
+// inputsSince returns the indexes of the inputs made since m: the inputs
+// appended, led by the last one before m when an advance was merged into
+// it (Recorder.Advance merges consecutive advances). nil when none.
+func (r *runner) inputsSince(m inputMark) []int {
+	ins := r.t.Inputs()
+	var out []int
+	if m.n > 0 && m.n <= len(ins) {
+		if last := ins[m.n-1]; last.Kind == engine.InputAdvance && last.End > m.end {
+			out = append(out, m.n-1)
+		}
+	}
+	for i := m.n; i < len(ins); i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
 // steps runs sts in order; false when the run was stopped.
 func (r *runner) steps(sts []step) bool {
 	for i := range sts {
@@ -252,7 +289,11 @@ func (r *runner) exec(st *step) bool {
 	fmt.Fprintf(w, "$ %s\n", strings.TrimPrefix(st.text, "! "))
 	r.entries = append(r.entries, Entry{Line: st.line, Command: strings.TrimPrefix(st.text, "! ")})
 	r.cur = len(r.entries) - 1
-	defer func() { r.cur = -1 }()
+	mark := r.inputMark()
+	defer func() {
+		r.entries[r.cur].Inputs = r.inputsSince(mark)
+		r.cur = -1
+	}()
 	if r.watch != nil && (st.verb == "kubectl" || st.verb == "editor" || st.verb == "decisions") {
 		r.stopWatch()
 	}

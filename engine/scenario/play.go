@@ -29,6 +29,17 @@ type Entry struct {
 	ExitCode int
 	// Comment marks a comment or heading line.
 	Comment bool
+	// Inputs are the indexes in the Recorder's Inputs of the inputs the
+	// line made, in order (a Player's entries only): one Run for a kubectl
+	// command (then the Advances a `kubectl rollout status` waited through
+	// on a streaming Recorder), one AddNode per node of a `node add`
+	// range, one Advance for an advance or a wait that waited. An advance
+	// or wait merged into the Advance input before it (Recorder.Advance
+	// merges consecutive advances) names that input. nil for a comment, an
+	// assertion, expect, always, decisions, a wait that did not need to
+	// wait, and every entry of Scenario.Run and CheckGoal. The files the
+	// Player writes before the first line (SetFile) are no entry's.
+	Inputs []int
 }
 
 // StepResult is what playing a step did.

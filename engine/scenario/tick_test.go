@@ -77,7 +77,9 @@ func TestTickedRunMatchesRun(t *testing.T) {
 
 // playAll plays sc on a new Recorder made with o (a lesson step by step,
 // an exercise's setup then solution), writing the executor's transcript to
-// the returned builder.
+// the returned builder. The entries' Inputs are cleared: a streaming
+// Recorder logs a `kubectl rollout status` as its Run and the Advances it
+// waited, a blocking one as one Run (TestPlayerEntryInputs covers them).
 func playAll(sc *Scenario, o engine.Options, onTick func(time.Duration) bool) (*engine.Recorder, string, []StepResult) {
 	rec := engine.NewRecorder(o)
 	p := NewPlayer(sc, rec)
@@ -96,6 +98,9 @@ func playAll(sc *Scenario, o engine.Options, onTick func(time.Duration) bool) (*
 		r.Watch.Stop()
 		r.Watch = nil
 		r.Edit = nil
+		for j := range r.Entries {
+			r.Entries[j].Inputs = nil
+		}
 	}
 	p.r.stopWatch()
 	p.r.lw.startLine()

@@ -1,0 +1,28 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"testing"
+
+	"github.com/dsplayground/dsplay/engine"
+)
+
+// Newcomer item 7: an OnDelete DaemonSet with outdated pods is never
+// "rolled out" (kubectl rollout status refuses OnDelete).
+func TestRolloutShortOnDelete(t *testing.T) {
+	for _, tc := range []struct {
+		d    engine.DaemonSetView
+		want string
+		done bool
+	}{
+		{engine.DaemonSetView{Strategy: "OnDelete", UpToDate: 1, Desired: 3, Available: 3, RolloutDone: true}, "OnDelete · 1/3 updated", false},
+		{engine.DaemonSetView{Strategy: "OnDelete", UpToDate: 3, Desired: 3, Available: 3, RolloutDone: true}, "OnDelete · 3/3 updated", true},
+		{engine.DaemonSetView{Strategy: "RollingUpdate", UpToDate: 3, Desired: 3, Available: 3, RolloutDone: true}, "rolled out · 3/3", true},
+		{engine.DaemonSetView{Strategy: "RollingUpdate", UpToDate: 1, Desired: 3, Available: 2}, "updated 1/3 · available 2/3", false},
+	} {
+		if got, done := rolloutShort(tc.d); got != tc.want || done != tc.done {
+			t.Errorf("%+v: %q done=%v, want %q done=%v", tc.d, got, done, tc.want, tc.done)
+		}
+	}
+}
