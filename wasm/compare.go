@@ -19,8 +19,10 @@ import (
 // the live cluster (the Recorder's inputs as the comparison's Base), one
 // DaemonSet and one template change (kubectl set image, prefilled with the
 // next tag of the current image) run under RollingUpdate (the chosen
-// maxUnavailable and maxSurge) and under OnDelete, side by side, on one
-// clock (engine.Comparison). While it is open the clock controls drive the
+// maxUnavailable and maxSurge) and under OnDelete — or under RollingUpdate
+// with maxSurge 0 and with maxSurge 1 — side by side, on one clock
+// (engine.Comparison). The scrubber takes both sides back in time
+// together (Comparison.Seek); Live, Play or +1 s return. While it is open the clock controls drive the
 // comparison and the main cluster waits; Exit returns to it unchanged. Each
 // side shows kubectl rollout status's numbers (engine.ProgressOf), its
 // message, and the DaemonSet's pods per node coloured by revision (the
@@ -38,6 +40,11 @@ type compareView struct {
 	on bool
 
 	root, layout, form, dsSel, ctrSel, image, mu, ms, errEl, clock, title js.Value
+	mode, hint, scrub, scrubAt, liveBtn                                   js.Value
+	// past: the sides show virtual time pastAt (pastSims), not live.
+	past     bool
+	pastAt   time.Duration
+	pastSims [2]*engine.Simulation
 
 	sides     [2]*compareSide
 	lastClock string
@@ -49,6 +56,7 @@ type compareView struct {
 
 type compareSide struct {
 	side                                             engine.Side
+	v                                                *compareView
 	root, head, bar, upd, avl, nums, msg, nodes, out js.Value
 	act, actName, del                                js.Value
 	sn                                               *engine.Snapshotter
@@ -80,6 +88,12 @@ func newCompare(a *app) *compareView {
 		errEl:  byID("cmp-error"),
 		clock:  byID("cmp-clock"),
 		title:  byID("cmp-title"),
+
+		mode:    byID("cmp-mode"),
+		hint:    byID("cmp-hint"),
+		scrub:   byID("cmp-scrub"),
+		scrubAt: byID("cmp-scrub-at"),
+		liveBtn: byID("cmp-live"),
 	}
 	if !v.ok() {
 		return v
@@ -103,6 +117,19 @@ func newCompare(a *app) *compareView {
 	a.listen(dom.WrapElement(v.ctrSel), "change", func(dom.Event) {
 		v.fillForm(v.dsSel.Get("value").String(), false)
 	})
+	if v.mode.Truthy() {
+		a.listen(dom.WrapElement(v.mode), "change", func(dom.Event) {
+			v.showMode()
+			v.start()
+		})
+	}
+	if v.scrub.Truthy() {
+		a.listen(dom.WrapElement(v.scrub), "input", func(dom.Event) {
+			v.a.setPlaying(false)
+			v.seek(time.Duration(v.scrub.Get("valueAsNumber").Float() * float64(time.Second)))
+		})
+		a.listen(dom.WrapElement(v.liveBtn), "click", func(dom.Event) { v.toLive() })
+	}
 	a.listen(dom.WrapElement(v.root), "keydown", func(ev dom.Event) {
 		if ev.Underlying().Get("key").String() == "Escape" {
 			for _, s := range v.sides {
@@ -124,7 +151,7 @@ func (v *compareView) ok() bool {
 func (v *compareView) active() bool { return v != nil && v.on }
 
 func newCompareSide(a *app, v *compareView, s engine.Side) *compareSide {
-	cs := &compareSide{side: s, lastRV: -1, cards: map[string]js.Value{}, chips: map[string]js.Value{}}
+	cs := &compareSide{side: s, v: v, lastRV: -1, cards: map[string]js.Value{}, chips: map[string]js.Value{}}
 	cs.root = el("section", "cmp-side")
 	cs.root.Get("dataset").Set("side", s.String())
 	cs.root.Call("setAttribute", "aria-label", s.String()+" side")
@@ -169,19 +196,96 @@ func newCompareSide(a *app, v *compareView, s engine.Side) *compareSide {
 	return cs
 }
 
-// choose selects pod name on this side ("" clears) and offers to delete it.
+// choose selects pod name on this side ("" clears) and offers to delete it
+// (in the live comparison only).
 func (cs *compareSide) choose(name string) {
+	if cs.v.past {
+		name = ""
+	}
 	cs.selected = name
 	cs.lastRV = -1 // redraw the selection
 	if name == "" {
 		cs.act.Set("hidden", true)
 		return
 	}
-	cs.actName.Set("textContent", "pod "+name+" ("+cs.side.String()+" side)")
+	cs.actName.Set("textContent", "pod "+name+" ("+cs.label()+" side)")
 	cs.del.Set("textContent", "Delete pod "+name)
-	cs.del.Call("setAttribute", "aria-label", "Delete pod "+name+" on the "+cs.side.String()+" side")
+	cs.del.Call("setAttribute", "aria-label", "Delete pod "+name+" on the "+cs.label()+" side")
 	cs.act.Set("hidden", false)
 	cs.del.Call("focus")
+}
+
+// label names the side as the comparison does (engine.Comparison.Label).
+func (cs *compareSide) label() string {
+	if cs.v.c == nil {
+		return cs.side.String()
+	}
+	return cs.v.c.Label(cs.side)
+}
+
+// surge reports whether the form compares maxSurge 0 with maxSurge 1.
+func (v *compareView) surge() bool {
+	return v.mode.Truthy() && v.mode.Get("value").String() == "surge"
+}
+
+// showMode fits the form and the hint to the comparison chosen.
+func (v *compareView) showMode() {
+	v.form.Get("classList").Call("toggle", "surge", v.surge())
+	if !v.hint.Truthy() {
+		return
+	}
+	if v.surge() {
+		v.hint.Set("innerHTML", "The same cluster and the same <code>kubectl set image</code>, under RollingUpdate twice: maxSurge 0 stops a pod, then starts its replacement; maxSurge 1 starts the replacement beside the old pod, then stops it. One clock (Play, +1 s).")
+	} else {
+		v.hint.Set("innerHTML", "The same cluster and the same <code>kubectl set image</code>, under RollingUpdate and under OnDelete, on one clock (Play, +1 s). Select a pod to delete it on its side.")
+	}
+}
+
+// seek shows both sides at virtual time at (clamped to the comparison's
+// span); at the live time it returns to live.
+func (v *compareView) seek(at time.Duration) {
+	if v.c == nil {
+		return
+	}
+	at = min(max(at, 0), v.c.Elapsed())
+	if at >= v.c.Elapsed() {
+		v.toLive()
+		return
+	}
+	r, o, err := v.c.Seek(at)
+	if err != nil {
+		v.showError(err.Error())
+		return
+	}
+	v.past, v.pastAt, v.pastSims = true, at, [2]*engine.Simulation{r, o}
+	for _, s := range v.sides {
+		s.choose("")
+	}
+	v.root.Get("classList").Call("add", "past")
+	v.liveBtn.Set("disabled", false)
+	v.drawAll()
+}
+
+// toLive leaves the past: both sides show the live comparison again.
+func (v *compareView) toLive() {
+	if !v.past {
+		return
+	}
+	v.past, v.pastSims = false, [2]*engine.Simulation{}
+	v.root.Get("classList").Call("remove", "past")
+	v.liveBtn.Set("disabled", true)
+	for _, s := range v.sides {
+		s.lastRV = -1
+	}
+	v.drawAll()
+}
+
+// shown is side s's Simulation as drawn: the past one while scrubbing.
+func (v *compareView) shown(s engine.Side) *engine.Simulation {
+	if v.past && v.pastSims[s] != nil {
+		return v.pastSims[s]
+	}
+	return v.c.Side(s).Live()
 }
 
 // open shows the compare view for DaemonSet key ("namespace/name"; "" =
@@ -279,7 +383,17 @@ func (v *compareView) start() string {
 	}
 	rec := v.a.rec
 	t0 := nowMs()
+	var strategies [2]engine.Strategy
+	if v.surge() {
+		strategies = engine.SurgeStrategies
+	}
+	v.past, v.pastSims = false, [2]*engine.Simulation{}
+	v.root.Get("classList").Call("remove", "past")
+	if v.liveBtn.Truthy() {
+		v.liveBtn.Set("disabled", true)
+	}
 	c, err := engine.NewComparison(engine.CompareOptions{
+		Strategies:     strategies,
 		Options:        rec.Options(),
 		Base:           rec.Inputs(),
 		Namespace:      ns,
@@ -300,6 +414,9 @@ func (v *compareView) start() string {
 		s.selected, s.lastRV, s.sn, s.snFor = "", -1, nil, nil
 		s.act.Set("hidden", true)
 		s.out.Set("textContent", "")
+		s.root.Call("setAttribute", "aria-label", s.label()+" side")
+		s.bar.Call("setAttribute", "aria-label", s.label()+": pods updated")
+		s.out.Call("setAttribute", "aria-label", s.label()+" side: kubectl output")
 	}
 	v.root.Get("dataset").Set("ds", key)
 	v.drawAll()
@@ -334,9 +451,10 @@ func (v *compareView) exit() {
 	}
 }
 
-// advance moves both sides on by d.
+// advance moves both sides on by d (from live: it leaves the past).
 func (v *compareView) advance(d time.Duration) {
 	if v.c != nil && d > 0 {
+		v.toLive()
 		v.c.Advance(d)
 	}
 }
@@ -344,7 +462,7 @@ func (v *compareView) advance(d time.Duration) {
 // deletePod runs `kubectl delete pod NAME` on cs's side (it waits for the
 // pod to go, as kubectl does; the other side is advanced to the same time).
 func (v *compareView) deletePod(cs *compareSide) {
-	if v.c == nil || cs.selected == "" {
+	if v.c == nil || cs.selected == "" || v.past {
 		return
 	}
 	line := fmt.Sprintf("kubectl delete pod %s -n %s", cs.selected, v.ns)
@@ -368,6 +486,10 @@ func (v *compareView) drawAll() {
 	if v.c != nil {
 		el = v.c.Elapsed()
 	}
+	v.drawScrub(el)
+	if v.past {
+		el = v.pastAt
+	}
 	c := formatElapsed(el)
 	if c != v.lastClock {
 		v.lastClock = c
@@ -384,19 +506,44 @@ func (v *compareView) drawAll() {
 	}
 }
 
+// drawScrub sets the scrubber's span to the comparison's (0 to live) and
+// its knob to the time shown.
+func (v *compareView) drawScrub(live time.Duration) {
+	if !v.scrub.Truthy() {
+		return
+	}
+	max := strconv.FormatFloat(live.Seconds(), 'f', 1, 64)
+	if v.scrub.Get("max").String() != max {
+		v.scrub.Set("max", max)
+	}
+	at, label := live, "live"
+	if v.past {
+		at, label = v.pastAt, formatElapsed(v.pastAt)+" (past)"
+	}
+	if val := strconv.FormatFloat(at.Seconds(), 'f', 1, 64); v.scrub.Get("value").String() != val && !document.Get("activeElement").Equal(v.scrub) {
+		v.scrub.Set("value", val)
+	}
+	if v.scrubAt.Get("textContent").String() != label {
+		v.scrubAt.Set("textContent", label)
+	}
+	if off := v.c == nil; v.scrub.Get("disabled").Bool() != off {
+		v.scrub.Set("disabled", off)
+	}
+}
+
 // drawSide redraws one side when its store changed.
 func (v *compareView) drawSide(cs *compareSide) {
 	if v.c == nil {
 		clear(cs.nodes)
-		cs.head.Set("textContent", cs.side.String())
+		cs.head.Set("textContent", cs.label())
 		cs.msg.Set("textContent", "")
 		cs.nums.Set("textContent", "")
 		cs.lastRV = -1
 		return
 	}
-	sim := v.c.Side(cs.side).Live()
+	sim := v.shown(cs.side)
 	rv := sim.Cluster.ResourceVersion()
-	if rv == cs.lastRV {
+	if rv == cs.lastRV && sim == cs.snFor {
 		return
 	}
 	cs.lastRV = rv
@@ -414,9 +561,19 @@ func (v *compareView) drawSide(cs *compareSide) {
 		}
 	}
 	pr := engine.ProgressOf(sim, v.ns, v.name)
-	head := cs.side.String()
+	head := cs.label()
+	if d != nil {
+		head = d.Strategy
+	}
 	if d != nil && d.Strategy == "RollingUpdate" {
 		head += fmt.Sprintf(" · maxUnavailable %s · maxSurge %s", orDash(d.MaxUnavailable), orDash(d.MaxSurge))
+		if v.c.Strategies[0].Type == v.c.Strategies[1].Type {
+			if ms := v.c.Strategies[cs.side].MaxSurge; ms == "" || strings.Trim(ms, "0%") == "" {
+				head += " — stops a pod, then starts its replacement"
+			} else {
+				head += " — starts the replacement beside the old pod, then stops it"
+			}
+		}
 	}
 	if d != nil && d.Strategy != "RollingUpdate" {
 		head += " · pods change only when you delete them"
@@ -857,6 +1014,11 @@ func (v *compareView) hooks(o js.Value) {
 			p := v.c.Progress(s)
 			return map[string]any{"desired": p.Desired, "updated": p.Updated, "available": p.Available, "done": p.Done}
 		}
-		return map[string]any{"elapsed": v.c.Elapsed().Seconds(), "rollingUpdate": side(engine.SideRollingUpdate), "onDelete": side(engine.SideOnDelete)}
+		st := map[string]any{"elapsed": v.c.Elapsed().Seconds(), "rollingUpdate": side(engine.SideRollingUpdate), "onDelete": side(engine.SideOnDelete),
+			"labels": []any{v.c.Label(engine.SideRollingUpdate), v.c.Label(engine.SideOnDelete)}, "past": v.past}
+		if v.past {
+			st["at"] = v.pastAt.Seconds()
+		}
+		return st
 	}))
 }

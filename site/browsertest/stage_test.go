@@ -398,6 +398,47 @@ func TestStageCompareAnimates(t *testing.T) {
 	p.checkConsole()
 }
 
+// Side by side, maxSurge 0 against maxSurge 1: both sides run
+// RollingUpdate; on the maxSurge 1 side the new pod appears beside the old
+// one on its node, on the maxSurge 0 side the old one goes first. The
+// scrubber takes both sides back in time together; Live returns.
+func TestStageCompareSurgeScrubs(t *testing.T) {
+	p := stageReady(t, stageDS("{type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}", 3))
+	if msg := eval[string](p, `dsplay.compare("default/agent")`); msg != "" {
+		t.Fatal(msg)
+	}
+	eval[bool](p, `(m => (m.value = "surge", m.dispatchEvent(new Event("change")), true))(document.getElementById("cmp-mode"))`)
+	p.waitJS(`(s => s && s.labels.join() === "maxSurge 0,maxSurge 1")(dsplay.compareState())`, "the sides named by their maxSurge")
+	heads := eval[[]string](p, `[...document.querySelectorAll('.cmp-side-head')].map(h => h.textContent)`)
+	if len(heads) != 2 || !strings.Contains(heads[0], "maxSurge 0 — stops a pod, then starts its replacement") || !strings.Contains(heads[1], "maxSurge 1 — starts the replacement beside the old pod, then stops it") {
+		t.Errorf("side heads %q", heads)
+	}
+	// the surge side: at some point a node holds its old and its new pod
+	pair := `[...document.querySelectorAll('.cmp-side[data-side="OnDelete"] .cmp-node')].some(c => c.querySelectorAll('.cmp-pod').length === 2)`
+	sawPair := false
+	for i := 0; i < 24 && !sawPair; i++ {
+		p.advance(0.5)
+		p.frames(2)
+		sawPair = eval[bool](p, pair)
+	}
+	if !sawPair {
+		t.Errorf("the maxSurge 1 side never showed a node with its old and new pod side by side:\n%s", eval[string](p, `document.getElementById("cmp-sides").innerText`))
+	}
+	p.shotNow("stage-compare-surge")
+	eval[bool](p, `(r => (r.value = "1", r.dispatchEvent(new Event("input")), true))(document.getElementById("cmp-scrub"))`)
+	p.waitJS(`(s => s.past && s.at === 1)(dsplay.compareState())`, "both sides at t = 1 s")
+	if got := eval[string](p, `document.getElementById("cmp-clock").textContent + " | " + document.getElementById("cmp-scrub-at").textContent`); got != "1.0 s | 1.0 s (past)" {
+		t.Errorf("clock while scrubbed back: %q", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll('.cmp-side[data-side="OnDelete"] .cmp-pod').length`); n == 0 {
+		t.Error("no pods drawn in the past")
+	}
+	eval[bool](p, `document.getElementById("cmp-live").click(), true`)
+	p.waitJS(`!dsplay.compareState().past && document.getElementById("cmp-scrub-at").textContent === "live"`, "back to live")
+	eval[bool](p, `(dsplay.compareExit(), true)`)
+	p.checkConsole()
+}
+
 // The stage: a node that leaves fades out where it was, saying so, and is
 // no longer a node card meanwhile.
 func TestStageNodeLeaves(t *testing.T) {
