@@ -69,6 +69,45 @@ func CheckManifest(file, text string) error {
 	return err
 }
 
+// ManifestObject is one object of a decoded manifest.
+type ManifestObject struct {
+	// Kind is as written; Namespace is metadata.namespace as written,
+	// defaulted to "default" for the namespaced kinds the engine
+	// simulates; Name is metadata.name ("" when only
+	// metadata.generateName is set).
+	Kind, Namespace, Name string
+	// Skipped is true for kinds the engine does not simulate
+	// (ClusterRole, Deployment, Service ...): Apply ignores them.
+	Skipped bool
+}
+
+// DecodeManifest decodes and validates text, the file named file, as
+// CheckManifest does, and returns its objects in order (a `kind: List`'s
+// items unpacked; empty documents left out). With ignoreUnknownFields an
+// unknown field is dropped instead of refused (field validation Ignore,
+// kubectl --validate=false). The error is the one Apply would return
+// (its diagnostics through ManifestDiagnostics); no objects then.
+func DecodeManifest(file, text string, ignoreUnknownFields bool) ([]ManifestObject, error) {
+	var o manifest.DecodeOptions
+	if ignoreUnknownFields {
+		o.FieldValidation = manifest.FieldValidationIgnore
+	}
+	docs, err := manifest.DecodeWith(file, text, o)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]ManifestObject, len(docs))
+	for i, d := range docs {
+		objs[i] = ManifestObject{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: d.Skipped}
+	}
+	return objs, nil
+}
+
+// NoObjectsError is kubectl's error for a manifest file that holds no
+// object (manifest.NoObjectsError): `error: no objects passed to apply`
+// for verb "apply", one Diagnostic at 1:1 (ManifestDiagnostics).
+func NoObjectsError(file, verb string) error { return manifest.NoObjectsError(file, verb) }
+
 // SplitCommands splits pasted console text into command lines
 // (kubectl.SplitCommands): commands is every finished line, rest an
 // unfinished last line (an open quote, a trailing backslash) to keep in

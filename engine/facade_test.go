@@ -185,3 +185,23 @@ func TestExportObjects(t *testing.T) {
 		t.Errorf("ExportObjects = %q, want %q", got, want)
 	}
 }
+
+func TestDecodeManifest(t *testing.T) {
+	text := enginetest.DaemonSetYAML("", "web", "nginx") + "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\n" +
+		"apiVersion: v1\nkind: Node\nmetadata:\n  generateName: n-\n  bogus: 1\n"
+	if _, err := DecodeManifest("m.yaml", text, false); err == nil {
+		t.Error("an unknown field decodes under strict field validation")
+	}
+	objs, err := DecodeManifest("m.yaml", text, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ManifestObject{{"DaemonSet", "default", "web", false}, {"Service", "", "s", true}, {"Node", "", "", false}}
+	if !reflect.DeepEqual(objs, want) {
+		t.Errorf("DecodeManifest = %+v, want %+v", objs, want)
+	}
+	err = NoObjectsError("m.yaml", "apply")
+	if ds, ok := ManifestDiagnostics(err); !ok || len(ds) != 1 || ds[0].Line != 1 || !strings.Contains(err.Error(), "no objects passed to apply") {
+		t.Errorf("NoObjectsError = %v (%+v)", err, ds)
+	}
+}

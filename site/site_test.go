@@ -426,8 +426,8 @@ func TestWasmDirectImports(t *testing.T) {
 // the engine's façade and the standard library, plus engine/scenario,
 // allowed because running a txtar scenario headless is the endpoint's
 // whole job (scenario.Parse, RunContext), as it is cmd/dsplay's. Imports
-// still to move behind the façade are pending; the test fails on a new
-// import and on a pending one that is gone.
+// still to move behind the façade would be listed as pending; the test
+// fails on a new import and on a pending one that is gone.
 func TestSiteAPIDirectImports(t *testing.T) {
 	cmd := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./site/api")
 	cmd.Dir = ".."
@@ -440,11 +440,7 @@ func TestSiteAPIDirectImports(t *testing.T) {
 		"github.com/dsplayground/dsplay/engine/session":  true,
 		"github.com/dsplayground/dsplay/engine/scenario": true, // parses and runs scenarios
 	}
-	pending := map[string]bool{ // to move behind the façade
-		// Validate and MeasureScenario decode manifests (manifest.Decode,
-		// DecodeWith with field validation Ignore, NoObjectsError)
-		"github.com/dsplayground/dsplay/engine/manifest": true,
-	}
+	pending := map[string]bool{} // to move behind the façade: none left
 	seen := map[string]bool{}
 	for _, imp := range strings.Fields(string(out)) {
 		seen[imp] = true
