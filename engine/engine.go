@@ -25,6 +25,13 @@
 // engine/api and engine/schema hold the object model and the API schema,
 // engine/manifest decodes and validates YAML; imports_test.go pins which
 // package may import which.
+//
+// The store is not exported: the shells read views (Snapshot, Scene,
+// Summary, the small reads in facade.go) and act through the Simulation's
+// or the Recorder's methods. Packages under engine/ that check the store
+// itself (engine/scenario's expectations, tests) reach it through
+// engine/internal/simstore, which Go's internal rule keeps from wasm/,
+// site/ and cmd/.
 package engine
 
 import (
