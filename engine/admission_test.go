@@ -43,14 +43,14 @@ func TestDaemonSetNodeNameOnFullNode(t *testing.T) {
 	// Deleted at once, then after 1s, 2s, 4s, 8s, 16s of backoff.
 	eq(t, "failed-pod deletions", strings.Join(deletes, " "), "+0s +1s +3s +7s +15s +31s")
 	failed := 0
-	for _, e := range s.Cluster.EventsFor("DaemonSet", ds.UID) {
+	for _, e := range s.store.EventsFor("DaemonSet", ds.UID) {
 		if e.Reason == "FailedDaemonPod" && e.Type == api.EventTypeWarning && strings.HasSuffix(e.Message, " on node node-1, will try to kill it") {
 			failed++
 		}
 	}
 	eq(t, "FailedDaemonPod events (one per pod name)", failed, 6)
 	rejected := 0
-	for _, e := range s.Cluster.Events() {
+	for _, e := range s.store.Events() {
 		if e.Reason == "OutOfmemory" && e.Source.Component == cluster.ComponentKubelet && e.Type == api.EventTypeWarning {
 			rejected++
 		}
@@ -80,7 +80,7 @@ func TestTerminatingPodStaysReady(t *testing.T) {
 	ds := createDS(t, s, newTestDS("web"))
 	s.Advance(10 * time.Second)
 	p := podOn(s, ds, "node-1")
-	if err := s.Cluster.DeletePod(p.Namespace, p.Name, nil); err != nil {
+	if err := s.store.DeletePod(p.Namespace, p.Name, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Settle()

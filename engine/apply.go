@@ -38,8 +38,8 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 	if len(docs) == 0 {
 		return nil, manifest.NoObjectsError(filename, "apply")
 	}
-	warnings := kubectl.MissingLastAppliedWarnings(s.Cluster, docs)
-	lines, err := manifest.ApplyTo(s.Cluster, docs, manifest.ModeApply)
+	warnings := kubectl.MissingLastAppliedWarnings(s.store, docs)
+	lines, err := manifest.ApplyTo(s.store, docs, manifest.ModeApply)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 func TestApplyEmpty(t *testing.T) {
 	for _, text := range []string{"", "\n\n", "# just a comment\n", "---\n# a\n---\n", "apiVersion: v1\nkind: List\nitems: []\n"} {
 		s := New(Options{})
-		rv := s.Cluster.ResourceVersion()
+		rv := s.store.ResourceVersion()
 		r, err := s.Apply("editor.yaml", text)
 		var me *manifest.Error
 		if !errors.As(err, &me) || me.Error() != "error: no objects passed to apply" || r != nil {
@@ -23,7 +23,7 @@ func TestApplyEmpty(t *testing.T) {
 		if d := me.Diagnostics[0]; d.File != "editor.yaml" || d.Line != 1 || d.Hint == "" {
 			t.Errorf("%q: diagnostic %+v", text, d)
 		}
-		if s.Cluster.ResourceVersion() != rv {
+		if s.store.ResourceVersion() != rv {
 			t.Errorf("%q: the store changed", text)
 		}
 	}

@@ -53,7 +53,7 @@ func benchmarkApplyNodes(b *testing.B, example bool) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		if got := len(r.Live().Cluster.Nodes()); got < 1000 {
+		if got := len(r.Live().store.Nodes()); got < 1000 {
 			b.Fatalf("%d nodes after apply", got)
 		}
 		b.StartTimer()

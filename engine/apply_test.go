@@ -27,12 +27,12 @@ func TestApplyFacade(t *testing.T) {
 	if got := strings.Join(r.Skipped, "\n"); got != "clusterrole/fluentd (rbac.authorization.k8s.io/v1 ClusterRole): not simulated, ignored" {
 		t.Errorf("skipped %q", got)
 	}
-	if s.Cluster.DaemonSet("default", "fluentd-elasticsearch") == nil {
+	if s.store.DaemonSet("default", "fluentd-elasticsearch") == nil {
 		t.Fatal("DaemonSet not stored")
 	}
 
 	// a mangled copy: a *manifest.Error, and nothing written
-	rv := s.Cluster.ResourceVersion()
+	rv := s.store.ResourceVersion()
 	bad := strings.Replace(string(ds), "apps/v1", "extensions/v1beta1", 1)
 	_, err = s.Apply("bad.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n---\n"+bad)
 	var me *manifest.Error
@@ -42,7 +42,7 @@ func TestApplyFacade(t *testing.T) {
 	if !strings.Contains(err.Error(), `no matches for kind "DaemonSet" in version "extensions/v1beta1"`) {
 		t.Errorf("error %q", err)
 	}
-	if s.Cluster.ResourceVersion() != rv || s.Cluster.Node("node-3") != nil {
+	if s.store.ResourceVersion() != rv || s.store.Node("node-3") != nil {
 		t.Errorf("store changed on error")
 	}
 }

@@ -157,7 +157,7 @@ func newComparison(o CompareOptions, replayTwice bool) (*Comparison, error) {
 			r = replayBase(o.Options, o.Base)
 		}
 		c.sides[i] = r
-		if r.live.Cluster.DaemonSet(ns, o.Name) == nil {
+		if r.live.store.DaemonSet(ns, o.Name) == nil {
 			return nil, fmt.Errorf("daemonset %s/%s does not exist after the base inputs", ns, o.Name)
 		}
 	}
@@ -177,7 +177,7 @@ func newComparison(o CompareOptions, replayTwice bool) (*Comparison, error) {
 		if res.Output.ExitCode != 0 {
 			return nil, fmt.Errorf("%s side: the change: %s", label, strings.TrimSpace(res.Output.Stderr))
 		}
-		ds := r.live.Cluster.DaemonSet(ns, o.Name)
+		ds := r.live.store.DaemonSet(ns, o.Name)
 		if ds == nil {
 			return nil, fmt.Errorf("%s side: the change deleted daemonset %s/%s", label, ns, o.Name)
 		}
@@ -338,7 +338,7 @@ func (c *Comparison) Progress(s Side) Progress {
 // ProgressOf is Progress for DaemonSet namespace/name of any Simulation
 // (e.g. one returned by Seek).
 func ProgressOf(s *Simulation, namespace, name string) Progress {
-	ds := s.Cluster.DaemonSet(namespace, name)
+	ds := s.store.DaemonSet(namespace, name)
 	if ds == nil {
 		return Progress{}
 	}

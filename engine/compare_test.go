@@ -34,7 +34,7 @@ func compareBase(t *testing.T) []Input {
 // terminating) pods.
 func podImages(s *Simulation) map[string]string {
 	out := map[string]string{}
-	for _, p := range s.Cluster.Pods() {
+	for _, p := range s.store.Pods() {
 		if p.DeletionTimestamp == nil && p.Spec.NodeName != "" && strings.HasPrefix(p.Name, "web-") {
 			out[p.Spec.NodeName] = p.Spec.Containers[0].Image
 		}
@@ -71,13 +71,13 @@ func TestComparison(t *testing.T) {
 				t.Fatal(err)
 			}
 			roll, od := c.Side(SideRollingUpdate).Live(), c.Side(SideOnDelete).Live()
-			if g := roll.Cluster.DaemonSet("default", "web").Spec.UpdateStrategy; g.Type != api.RollingUpdateDaemonSetStrategyType {
+			if g := roll.store.DaemonSet("default", "web").Spec.UpdateStrategy; g.Type != api.RollingUpdateDaemonSetStrategyType {
 				t.Fatalf("rolling side strategy %+v", g)
 			}
-			if g := od.Cluster.DaemonSet("default", "web").Spec.UpdateStrategy.Type; g != api.OnDeleteDaemonSetStrategyType {
+			if g := od.store.DaemonSet("default", "web").Spec.UpdateStrategy.Type; g != api.OnDeleteDaemonSetStrategyType {
 				t.Fatalf("OnDelete side strategy %s", g)
 			}
-			ds := roll.Cluster.DaemonSet("default", "web")
+			ds := roll.store.DaemonSet("default", "web")
 			nodes := []string{"node-1", "node-2", "node-3", "node-4", "node-5"}
 			budget := tc.budget
 			for c.Elapsed()-c.ChangeAt < tc.within && !c.Progress(SideRollingUpdate).Done {
@@ -115,7 +115,7 @@ func TestComparison(t *testing.T) {
 			}
 			// delete the OnDelete side's pod on node-2: it comes back updated
 			var victim string
-			for _, p := range od.Cluster.PodsOnNode("node-2") {
+			for _, p := range od.store.PodsOnNode("node-2") {
 				victim = p.Name
 			}
 			before := podImages(roll)
@@ -287,7 +287,7 @@ func TestComparisonForkMatchesReplay(t *testing.T) {
 				check(fmt.Sprintf("advance %d", i))
 			}
 			victim := ""
-			for _, p := range fork.Side(SideOnDelete).Live().Cluster.Pods() {
+			for _, p := range fork.Side(SideOnDelete).Live().store.Pods() {
 				if strings.HasPrefix(p.Name, "web-") {
 					victim = p.Name
 					break
@@ -397,7 +397,7 @@ func TestComparisonSurge(t *testing.T) {
 		c.Advance(500 * time.Millisecond)
 		for s := range 2 {
 			sim := c.Side(Side(s)).Live()
-			ds := sim.Cluster.DaemonSet("default", "web")
+			ds := sim.store.DaemonSet("default", "web")
 			if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
 				t.Fatalf("side %d strategy %s", s, ds.Spec.UpdateStrategy.Type)
 			}

@@ -25,13 +25,25 @@
 // engine/api and engine/schema hold the object model and the API schema,
 // engine/manifest decodes and validates YAML; imports_test.go pins which
 // package may import which.
+//
+// The store is not exported: the shells read views (Snapshot, Scene,
+// Summary, the small reads in facade.go) and act through the Simulation's
+// or the Recorder's methods. Packages under engine/ that check the store
+// itself (engine/scenario's expectations, tests) reach it through
+// engine/internal/simstore, which Go's internal rule keeps from wasm/,
+// site/ and cmd/.
 package engine
 
 import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
+
+func init() {
+	simstore.Register(func(sim any) *cluster.Cluster { return sim.(*Simulation).store })
+}
 
 // Options configure a new Simulation.
 type Options struct {
@@ -48,8 +60,9 @@ type Options struct {
 
 // Simulation is one simulated cluster. It is not safe for concurrent use.
 type Simulation struct {
-	// Cluster is the store. Read it freely; write through the Simulation's methods.
-	Cluster *cluster.Cluster
+	// store is the API server and its store. Packages under engine/ reach
+	// it through engine/internal/simstore; the shells read views.
+	store *cluster.Cluster
 
 	comps components
 	// settledRV is the store's ResourceVersion when Settle last finished
@@ -72,32 +85,32 @@ func New(o Options) *Simulation {
 	if seed == 0 {
 		seed = 1
 	}
-	s := &Simulation{Cluster: cluster.New(seed), Files: map[string]string{}, streamRollout: o.StreamRolloutStatus}
-	s.comps = newComponents(s.Cluster)
+	s := &Simulation{store: cluster.New(seed), Files: map[string]string{}, streamRollout: o.StreamRolloutStatus}
+	s.comps = newComponents(s.store)
 	if !o.Empty {
-		s.Cluster.AddDefaultNodes()
+		s.store.AddDefaultNodes()
 	}
 	s.Settle()
 	return s
 }
 
 // Now returns the virtual time.
-func (s *Simulation) Now() time.Time { return s.Cluster.Now() }
+func (s *Simulation) Now() time.Time { return s.store.Now() }
 
 // Elapsed returns the virtual time since cluster.Epoch.
-func (s *Simulation) Elapsed() time.Duration { return s.Cluster.Now().Sub(cluster.Epoch) }
+func (s *Simulation) Elapsed() time.Duration { return s.store.Now().Sub(cluster.Epoch) }
 
 // Decisions returns the decisions with Seq greater than after, oldest first.
-func (s *Simulation) Decisions(after int64) []cluster.Decision { return s.Cluster.Decisions(after) }
+func (s *Simulation) Decisions(after int64) []cluster.Decision { return s.store.Decisions(after) }
 
 // NextEventIn returns the virtual time until the next instant a component
 // has asked to run (a pull ending, a grace period running out, a
 // requeue), for stepping "to the next event"; ok is false when nothing is
 // scheduled. Something may or may not change then.
 func (s *Simulation) NextEventIn() (d time.Duration, ok bool) {
-	t, ok := s.Cluster.PeekWakeup()
+	t, ok := s.store.PeekWakeup()
 	if !ok {
 		return 0, false
 	}
-	return t.Sub(s.Cluster.Now()), true
+	return t.Sub(s.store.Now()), true
 }

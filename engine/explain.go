@@ -21,7 +21,7 @@ type NodeExplanation struct {
 // of NodeShouldRunDaemonPod on the named node and the pod it has there. It
 // returns nil when the node does not exist.
 func (s *Simulation) Explain(node string) []NodeExplanation {
-	c := s.Cluster
+	c := s.store
 	n := c.Node(node)
 	if n == nil {
 		return nil

@@ -32,6 +32,8 @@ var importLayers = map[string]int{
 	"internal/enginetest": 0,
 	// the API server and its store
 	"cluster": 1,
+	// the store of a Simulation, for engine packages only
+	"internal/simstore": 2,
 	// YAML to objects
 	"manifest": 2,
 	// the components (kube-controller-manager's controllers, the scheduler,

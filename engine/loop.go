@@ -81,14 +81,14 @@ const maxPasses = 100
 // changes nothing (or maxPasses passes ran).
 func (s *Simulation) Settle() {
 	for i := 0; i < maxPasses; i++ {
-		rv := s.Cluster.ResourceVersion()
+		rv := s.store.ResourceVersion()
 		s.passes++
 		s.comps.pass()
-		if s.Cluster.ResourceVersion() == rv {
+		if s.store.ResourceVersion() == rv {
 			break
 		}
 	}
-	s.settledRV, s.settled = s.Cluster.ResourceVersion(), true
+	s.settledRV, s.settled = s.store.ResourceVersion(), true
 }
 
 // settleIfChanged settles unless nothing was written since the last
@@ -98,7 +98,7 @@ func (s *Simulation) Settle() {
 // would change nothing: skipping it keeps a quiet 5,000-node cluster cheap
 // while the clock runs.
 func (s *Simulation) settleIfChanged() {
-	if s.settled && s.Cluster.ResourceVersion() == s.settledRV {
+	if s.settled && s.store.ResourceVersion() == s.settledRV {
 		return
 	}
 	s.Settle()
@@ -107,16 +107,16 @@ func (s *Simulation) settleIfChanged() {
 // Advance moves virtual time forward by d, stopping at every wake-up a
 // component asked for on the way and settling there.
 func (s *Simulation) Advance(d time.Duration) {
-	target := s.Cluster.Now().Add(d)
+	target := s.store.Now().Add(d)
 	s.settleIfChanged()
 	for {
-		t, ok := s.Cluster.NextWakeup(target)
+		t, ok := s.store.NextWakeup(target)
 		if !ok {
 			break
 		}
-		s.Cluster.SetNow(t)
+		s.store.SetNow(t)
 		s.Settle()
 	}
-	s.Cluster.SetNow(target)
+	s.store.SetNow(target)
 	s.settleIfChanged()
 }

@@ -44,7 +44,7 @@ func newTestDS(name string) *api.DaemonSet {
 
 func createDS(t testing.TB, s *Simulation, ds *api.DaemonSet) *api.DaemonSet {
 	t.Helper()
-	if err := s.Cluster.CreateDaemonSet(ds); err != nil {
+	if err := s.store.CreateDaemonSet(ds); err != nil {
 		t.Fatal(err)
 	}
 	s.Settle()
@@ -54,7 +54,7 @@ func createDS(t testing.TB, s *Simulation, ds *api.DaemonSet) *api.DaemonSet {
 // placement returns "node=phase" for every live pod of the DaemonSet, sorted.
 func placement(s *Simulation, ds *api.DaemonSet) []string {
 	var out []string
-	for _, p := range s.Cluster.PodsOwnedBy(ds.UID) {
+	for _, p := range s.store.PodsOwnedBy(ds.UID) {
 		if p.DeletionTimestamp != nil {
 			continue
 		}
@@ -66,7 +66,7 @@ func placement(s *Simulation, ds *api.DaemonSet) []string {
 }
 
 func podOn(s *Simulation, ds *api.DaemonSet, node string) *api.Pod {
-	for _, p := range s.Cluster.PodsOwnedBy(ds.UID) {
+	for _, p := range s.store.PodsOwnedBy(ds.UID) {
 		if n, _ := controller.GetTargetNodeName(p); n == node && p.DeletionTimestamp == nil {
 			return p
 		}
@@ -128,7 +128,7 @@ func TestDefaultClusterDaemonSetRunsOnWorkers(t *testing.T) {
 	if !strings.HasPrefix(p.Name, "fluentd-") || len(p.Name) != len("fluentd-")+5 || p.GenerateName != "fluentd-" {
 		t.Errorf("pod name %q generateName %q", p.Name, p.GenerateName)
 	}
-	rev := s.Cluster.ControllerRevisions()
+	rev := s.store.ControllerRevisions()
 	if len(rev) != 1 || rev[0].Revision != 1 {
 		t.Fatalf("revisions = %v", rev)
 	}
@@ -158,14 +158,14 @@ func TestDefaultClusterDaemonSetRunsOnWorkers(t *testing.T) {
 
 	// events
 	var reasons []string
-	for _, e := range s.Cluster.EventsFor("DaemonSet", ds.UID) {
+	for _, e := range s.store.EventsFor("DaemonSet", ds.UID) {
 		reasons = append(reasons, e.Reason+": "+e.Message)
 	}
 	if len(reasons) != 2 || !strings.HasPrefix(reasons[0], "SuccessfulCreate: Created pod: fluentd-") {
 		t.Errorf("DaemonSet events = %v", reasons)
 	}
 	var podEvents []string
-	for _, e := range s.Cluster.EventsFor("Pod", p.UID) {
+	for _, e := range s.store.EventsFor("Pod", p.UID) {
 		podEvents = append(podEvents, e.Reason+" "+e.InvolvedObject.FieldPath+" "+e.Message)
 	}
 	eq(t, "pod events", strings.Join(podEvents, "\n"), strings.Join([]string{
@@ -201,15 +201,15 @@ func TestDeletedPodIsRecreatedWithNewName(t *testing.T) {
 	ds := createDS(t, s, newTestDS("fluentd"))
 	s.Advance(10 * time.Second)
 	old := podOn(s, ds, "node-1")
-	if err := s.Cluster.DeletePod(old.Namespace, old.Name, nil); err != nil {
+	if err := s.store.DeletePod(old.Namespace, old.Name, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Settle()
-	if got := s.Cluster.Pod("default", old.Name); got == nil || got.DeletionTimestamp == nil {
+	if got := s.store.Pod("default", old.Name); got == nil || got.DeletionTimestamp == nil {
 		t.Fatalf("deleted pod should be terminating, got %+v", got)
 	}
 	s.Advance(10 * time.Second)
-	if s.Cluster.Pod("default", old.Name) != nil {
+	if s.store.Pod("default", old.Name) != nil {
 		t.Error("old pod still there")
 	}
 	nw := podOn(s, ds, "node-1")
@@ -220,9 +220,9 @@ func TestDeletedPodIsRecreatedWithNewName(t *testing.T) {
 
 func taintNode(t *testing.T, s *Simulation, node string, taint api.Taint) {
 	t.Helper()
-	n := s.Cluster.Node(node)
+	n := s.store.Node(node)
 	n.Spec.Taints = append(n.Spec.Taints, taint)
-	if err := s.Cluster.UpdateNode(n); err != nil {
+	if err := s.store.UpdateNode(n); err != nil {
 		t.Fatal(err)
 	}
 	s.Settle()
@@ -241,7 +241,7 @@ func TestNoScheduleTaintKeepsPodButNoRecreate(t *testing.T) {
 	eq(t, "misscheduled (not re-synced)", ds.Status.NumberMisscheduled, 0)
 	eq(t, "desired (not re-synced)", ds.Status.DesiredNumberScheduled, 2)
 	p := podOn(s, ds, "node-1")
-	_ = s.Cluster.DeletePod(p.Namespace, p.Name, nil)
+	_ = s.store.DeletePod(p.Namespace, p.Name, nil)
 	s.Advance(30 * time.Second)
 	// The pod deletion syncs the DaemonSet: no pod is created on node-1,
 	// which leaves DESIRED.
@@ -265,9 +265,9 @@ func TestNoExecuteTaintRemovesPod(t *testing.T) {
 	}
 	eq(t, "controller deletes on node-1", deletes, 1)
 	// removing the taint brings it back
-	n := s.Cluster.Node("node-1")
+	n := s.store.Node("node-1")
 	n.Spec.Taints = nil
-	_ = s.Cluster.UpdateNode(n)
+	_ = s.store.UpdateNode(n)
 	s.Advance(10 * time.Second)
 	eq(t, "placement after untaint", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
 }
@@ -277,16 +277,16 @@ func TestLabelChangeBreakingNodeSelectorRemovesPod(t *testing.T) {
 	ds := newTestDS("ssd-agent")
 	ds.Spec.Template.Spec.NodeSelector = map[string]string{"disk": "ssd"}
 	for _, n := range []string{"node-1", "node-2"} {
-		node := s.Cluster.Node(n)
+		node := s.store.Node(n)
 		node.Labels["disk"] = "ssd"
-		_ = s.Cluster.UpdateNode(node)
+		_ = s.store.UpdateNode(node)
 	}
 	createDS(t, s, ds)
 	s.Advance(10 * time.Second)
 	eq(t, "placement", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
-	node := s.Cluster.Node("node-2")
+	node := s.store.Node("node-2")
 	node.Labels["disk"] = "hdd"
-	_ = s.Cluster.UpdateNode(node)
+	_ = s.store.UpdateNode(node)
 	s.Advance(10 * time.Second)
 	eq(t, "placement after relabel", placement(s, ds), []string{"node-1=Running"})
 	eq(t, "desired", ds.Status.DesiredNumberScheduled, 1)
@@ -327,7 +327,7 @@ func TestNodeAddAndRemove(t *testing.T) {
 	_ = s.AddNode("node-2", cluster.NodeOptions{})
 	s.Advance(2 * time.Minute)
 	eq(t, "placement after re-adding node-2", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
-	eq(t, "node-2 Ready", s.Cluster.Node("node-2").Condition(api.NodeReady).Status, api.ConditionTrue)
+	eq(t, "node-2 Ready", s.store.Node("node-2").Condition(api.NodeReady).Status, api.ConditionTrue)
 }
 
 func TestFailedPodIsReplaced(t *testing.T) {
@@ -338,7 +338,7 @@ func TestFailedPodIsReplaced(t *testing.T) {
 	if err := s.FailPod("default", old.Name); err != nil {
 		t.Fatal(err)
 	}
-	if s.Cluster.Pod("default", old.Name) != nil {
+	if s.store.Pod("default", old.Name) != nil {
 		t.Error("failed pod not deleted")
 	}
 	s.Advance(10 * time.Second)
@@ -347,7 +347,7 @@ func TestFailedPodIsReplaced(t *testing.T) {
 		t.Fatalf("replacement = %+v", nw)
 	}
 	var msgs []string
-	for _, e := range s.Cluster.EventsFor("DaemonSet", ds.UID) {
+	for _, e := range s.store.EventsFor("DaemonSet", ds.UID) {
 		if e.Reason == controller.FailedDaemonPodReason {
 			msgs = append(msgs, e.Message)
 		}
@@ -359,7 +359,7 @@ func TestFailedPodIsReplaced(t *testing.T) {
 	s.Advance(200 * time.Second)
 	p2 := podOn(s, ds, "node-2")
 	_ = s.FailPod("default", p2.Name) // backoff now 2s from here
-	if s.Cluster.Pod("default", p2.Name) != nil {
+	if s.store.Pod("default", p2.Name) != nil {
 		t.Fatal("second failed pod after the backoff elapsed should be deleted at once")
 	}
 	p3 := podOn(s, ds, "node-2") // the replacement, created in the same settle
@@ -367,15 +367,15 @@ func TestFailedPodIsReplaced(t *testing.T) {
 		t.Fatal("no replacement for the second failure")
 	}
 	_ = s.FailPod("default", p3.Name)
-	if s.Cluster.Pod("default", p3.Name) == nil {
+	if s.store.Pod("default", p3.Name) == nil {
 		t.Fatal("a failure within the 2s backoff should wait")
 	}
 	s.Advance(1 * time.Second)
-	if s.Cluster.Pod("default", p3.Name) == nil {
+	if s.store.Pod("default", p3.Name) == nil {
 		t.Fatal("deleted before the backoff ended")
 	}
 	s.Advance(1 * time.Second)
-	if s.Cluster.Pod("default", p3.Name) != nil {
+	if s.store.Pod("default", p3.Name) != nil {
 		t.Error("third failed pod still there after the backoff")
 	}
 	s.Advance(10 * time.Second)
@@ -393,14 +393,14 @@ func TestOrphanAdopted(t *testing.T) {
 		ObjectMeta: api.ObjectMeta{Name: "stray", Namespace: "default", Labels: map[string]string{"app": "fluentd"}},
 		Spec:       api.PodSpec{NodeName: "node-1", Containers: []api.Container{{Name: "c", Image: "x:1", ImagePullPolicy: "Never"}}},
 	}
-	if err := s.Cluster.CreatePod(orphan); err != nil {
+	if err := s.store.CreatePod(orphan); err != nil {
 		t.Fatal(err)
 	}
 	other := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "unrelated", Namespace: "default", Labels: map[string]string{"app": "other"}},
 		Spec:       api.PodSpec{NodeName: "node-2", Containers: []api.Container{{Name: "c", Image: "x:1", ImagePullPolicy: "Never"}}},
 	}
-	_ = s.Cluster.CreatePod(other)
+	_ = s.store.CreatePod(other)
 	createDS(t, s, ds)
 	s.Advance(10 * time.Second)
 	if r := orphan.ControllerRef(); r == nil || r.UID != ds.UID {
@@ -413,7 +413,7 @@ func TestOrphanAdopted(t *testing.T) {
 	eq(t, "placement", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
 	// labels stop matching -> released
 	orphan.Labels["app"] = "gone"
-	_ = s.Cluster.UpdatePod(orphan)
+	_ = s.store.UpdatePod(orphan)
 	s.Advance(10 * time.Second)
 	if orphan.ControllerRef() != nil {
 		t.Error("pod not released")
@@ -432,7 +432,7 @@ func TestAdoptedOrphanIsRolledOut(t *testing.T) {
 		ObjectMeta: api.ObjectMeta{Name: "stray", Namespace: "default", Labels: map[string]string{"app": "fluentd"}},
 		Spec:       api.PodSpec{NodeName: "node-1", Containers: []api.Container{{Name: "c", Image: "x:1", ImagePullPolicy: "Never"}}},
 	}
-	if err := s.Cluster.CreatePod(orphan); err != nil {
+	if err := s.store.CreatePod(orphan); err != nil {
 		t.Fatal(err)
 	}
 	createDS(t, s, ds)
@@ -440,7 +440,7 @@ func TestAdoptedOrphanIsRolledOut(t *testing.T) {
 	if p := podOn(s, ds, "node-1"); p == nil || p.Name == "stray" {
 		t.Errorf("pod on node-1 = %v, want a replacement", p)
 	}
-	if s.Cluster.Pod("default", "stray") != nil {
+	if s.store.Pod("default", "stray") != nil {
 		t.Error("the adopted old pod is still there")
 	}
 	eq(t, "updated", ds.Status.UpdatedNumberScheduled, int32(2))
@@ -454,7 +454,7 @@ func TestExcessPodsKeepOldest(t *testing.T) {
 	for _, name := range []string{"fluentd-aaaaa", "fluentd-zzzzz"} {
 		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "fluentd"}},
 			Spec: api.PodSpec{NodeName: "node-1", Containers: []api.Container{{Name: "c", Image: "x", ImagePullPolicy: "Never"}}}}
-		_ = s.Cluster.CreatePod(p)
+		_ = s.store.CreatePod(p)
 	}
 	s.Advance(10 * time.Second)
 	eq(t, "placement", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
@@ -467,8 +467,8 @@ func TestSelectingAllDoesNothing(t *testing.T) {
 	ds.Spec.Selector = &api.LabelSelector{}
 	createDS(t, s, ds)
 	s.Advance(5 * time.Second)
-	eq(t, "pods", s.Cluster.PodCount(), 0)
-	evs := s.Cluster.EventsFor("DaemonSet", ds.UID)
+	eq(t, "pods", s.store.PodCount(), 0)
+	evs := s.store.EventsFor("DaemonSet", ds.UID)
 	if len(evs) != 1 || evs[0].Reason != "SelectingAll" || evs[0].Count != 1 ||
 		evs[0].Message != "This daemon set is selecting all pods. A non-empty selector is required." {
 		t.Errorf("events = %+v", evs)
@@ -479,11 +479,11 @@ func TestDeleteDaemonSetCascades(t *testing.T) {
 	s := New(Options{})
 	ds := createDS(t, s, newTestDS("fluentd"))
 	s.Advance(10 * time.Second)
-	_ = s.Cluster.RemoveDaemonSet("default", "fluentd")
+	_ = s.store.RemoveDaemonSet("default", "fluentd")
 	s.Settle()
 	s.Advance(10 * time.Second)
-	eq(t, "pods", s.Cluster.PodCount(), 0)
-	eq(t, "revisions", len(s.Cluster.ControllerRevisions()), 0)
+	eq(t, "pods", s.store.PodCount(), 0)
+	eq(t, "revisions", len(s.store.ControllerRevisions()), 0)
 	_ = ds
 }
 
@@ -494,18 +494,18 @@ func TestFailNodeUnreachable(t *testing.T) {
 		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "x:1", ImagePullPolicy: "Never"}},
 			NodeSelector: map[string]string{api.LabelHostname: "node-1"}}}
 	api.AddDefaultTolerationSeconds(&bare.Spec)
-	_ = s.Cluster.CreatePod(bare)
+	_ = s.store.CreatePod(bare)
 	s.Advance(10 * time.Second)
 	eq(t, "bare bound", bare.Spec.NodeName, "node-1")
 	if err := s.FailNode("node-1"); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(49 * time.Second)
-	if c := s.Cluster.Node("node-1").Condition(api.NodeReady); c.Status != api.ConditionTrue {
+	if c := s.store.Node("node-1").Condition(api.NodeReady); c.Status != api.ConditionTrue {
 		t.Fatalf("Ready too early: %+v", c)
 	}
 	s.Advance(2 * time.Second)
-	n := s.Cluster.Node("node-1")
+	n := s.store.Node("node-1")
 	c := n.Condition(api.NodeReady)
 	eq(t, "Ready", c.Status+"/"+c.Reason+"/"+c.Message, "Unknown/NodeStatusUnknown/Kubelet stopped posting node status.")
 	var taints []string
@@ -527,19 +527,19 @@ func TestFailNodeUnreachable(t *testing.T) {
 		t.Fatal("bare pod not evicted after 300s")
 	}
 	// the kubelet is down, so the pod stays Terminating
-	if s.Cluster.Pod("default", "bare") == nil {
+	if s.store.Pod("default", "bare") == nil {
 		t.Error("pod removed although its kubelet is down")
 	}
 	if err := s.RecoverNode("node-1"); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(10 * time.Second)
-	eq(t, "taints after recover", len(s.Cluster.Node("node-1").Spec.Taints), 0)
+	eq(t, "taints after recover", len(s.store.Node("node-1").Spec.Taints), 0)
 	if p := podOn(s, ds, "node-1"); !p.IsReady() {
 		t.Error("pod not Ready again after recovery")
 	}
 	eq(t, "misscheduled after recover", ds.Status.NumberMisscheduled, 0)
-	if s.Cluster.Pod("default", "bare") != nil {
+	if s.store.Pod("default", "bare") != nil {
 		t.Error("terminating bare pod not removed after recovery")
 	}
 }
@@ -559,7 +559,7 @@ func TestInsufficientResourcesStaysPending(t *testing.T) {
 	if c == nil || c.Status != api.ConditionFalse || c.Reason != "Unschedulable" || c.Message != want {
 		t.Fatalf("PodScheduled = %+v", c)
 	}
-	evs := s.Cluster.EventsFor("Pod", p.UID)
+	evs := s.store.EventsFor("Pod", p.UID)
 	if len(evs) != 1 || evs[0].Reason != "FailedScheduling" || evs[0].Message != want {
 		t.Errorf("events = %+v", evs)
 	}
@@ -578,11 +578,11 @@ func TestDeterminism(t *testing.T) {
 		_ = s.AddNode("node-3", cluster.NodeOptions{})
 		s.Advance(10 * time.Second)
 		p := podOn(s, ds, "node-1")
-		_ = s.Cluster.DeletePod("default", p.Name, nil)
+		_ = s.store.DeletePod("default", p.Name, nil)
 		taintNode(t, s, "node-2", api.Taint{Key: "k", Effect: api.TaintEffectNoExecute})
 		s.Advance(30 * time.Second)
 		var b strings.Builder
-		for _, p := range s.Cluster.Pods() {
+		for _, p := range s.store.Pods() {
 			fmt.Fprintln(&b, p.Name, p.Spec.NodeName, p.Status.Phase, p.Status.PodIP)
 		}
 		for _, d := range s.Decisions(0) {
@@ -601,16 +601,16 @@ func TestSettleReachesFixedPoint(t *testing.T) {
 	s := New(Options{})
 	createDS(t, s, newTestDS("fluentd"))
 	s.Advance(time.Minute)
-	rv := s.Cluster.ResourceVersion()
+	rv := s.store.ResourceVersion()
 	s.Settle()
 	s.Advance(time.Hour)
-	eq(t, "resourceVersion after an idle hour", s.Cluster.ResourceVersion(), rv)
+	eq(t, "resourceVersion after an idle hour", s.store.ResourceVersion(), rv)
 }
 
 // bigCluster returns a simulation with n worker nodes (plus nothing else).
 func bigCluster(b testing.TB, n int) *Simulation {
 	s := New(Options{Empty: true})
-	c := s.Cluster
+	c := s.store
 	for i := 0; i < n; i++ {
 		if err := c.CreateNode(c.NewNode(fmt.Sprintf("node-%d", i+1), i, cluster.NodeOptions{})); err != nil {
 			b.Fatal(err)
@@ -680,7 +680,7 @@ func TestDecisionLogGolden(t *testing.T) {
 	ds := createDS(t, s, newTestDS("fluentd"))
 	s.Advance(10 * time.Second)
 	p := podOn(s, ds, "node-1")
-	_ = s.Cluster.DeletePod(p.Namespace, p.Name, nil)
+	_ = s.store.DeletePod(p.Namespace, p.Name, nil)
 	s.Advance(10 * time.Second)
 	taintNode(t, s, "node-1", api.Taint{Key: "dedicated", Value: "infra", Effect: api.TaintEffectNoSchedule})
 	taintNode(t, s, "node-2", api.Taint{Key: "maintenance", Effect: api.TaintEffectNoExecute})
@@ -699,7 +699,7 @@ func TestDecisionLogGolden(t *testing.T) {
 		fmt.Fprintf(&b, "%7s %-26s %-30s %-12s %-38s %s: %s\n", "+"+d.Time.Sub(cluster.Epoch).String(), d.Component, d.Func, d.Action, d.Object, d.Node, d.Reason)
 	}
 	fmt.Fprintln(&b, "--- pods")
-	for _, p := range s.Cluster.Pods() {
+	for _, p := range s.store.Pods() {
 		fmt.Fprintf(&b, "%s %s %s %s ready=%v\n", p.Name, p.Spec.NodeName, p.Status.Phase, p.Status.PodIP, p.IsReady())
 	}
 	st := ds.Status
@@ -731,8 +731,8 @@ func TestQuietClusterCostsNoPass(t *testing.T) {
 	s := New(Options{})
 	createDS(t, s, newTestDS("agent"))
 	s.Advance(time.Minute)
-	if s.Cluster.PendingWakeups() != 0 {
-		t.Fatalf("%d wake-ups still queued after a minute", s.Cluster.PendingWakeups())
+	if s.store.PendingWakeups() != 0 {
+		t.Fatalf("%d wake-ups still queued after a minute", s.store.PendingWakeups())
 	}
 	before := s.passes
 	s.Advance(10 * time.Minute)
@@ -740,15 +740,15 @@ func TestQuietClusterCostsNoPass(t *testing.T) {
 		t.Fatalf("a quiet cluster ran %d passes in 10 minutes", s.passes-before)
 	}
 	// A write wakes the loop: the deleted pod is replaced.
-	p := podOn(s, s.Cluster.DaemonSet("default", "agent"), "node-1")
-	if err := s.Cluster.DeletePod(p.Namespace, p.Name, nil); err != nil {
+	p := podOn(s, s.store.DaemonSet("default", "agent"), "node-1")
+	if err := s.store.DeletePod(p.Namespace, p.Name, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(30 * time.Second)
 	if s.passes == before {
 		t.Fatal("no pass ran after a write")
 	}
-	if np := podOn(s, s.Cluster.DaemonSet("default", "agent"), "node-1"); np == nil || np.Name == p.Name || np.Status.Phase != api.PodRunning {
+	if np := podOn(s, s.store.DaemonSet("default", "agent"), "node-1"); np == nil || np.Name == p.Name || np.Status.Phase != api.PodRunning {
 		t.Fatalf("pod not replaced: %+v", np)
 	}
 }
@@ -768,7 +768,7 @@ func TestExplainNamesTheCountedPod(t *testing.T) {
 		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: api.BoolPtr(true)}}},
 		Spec: api.PodSpec{SchedulerName: "other", Containers: bound.Spec.Containers,
 			Affinity: controller.ReplaceDaemonSetPodNodeNameNodeAffinity(nil, "node-1")}}
-	if err := s.Cluster.CreatePod(extra); err != nil {
+	if err := s.store.CreatePod(extra); err != nil {
 		t.Fatal(err)
 	}
 	if !extra.CreationTimestamp.Equal(bound.CreationTimestamp) {
@@ -789,9 +789,9 @@ func TestPodIPsBeyond256Nodes(t *testing.T) {
 	if ds.Status.NumberReady != 300 {
 		t.Fatalf("ready %d of 300", ds.Status.NumberReady)
 	}
-	for _, p := range s.Cluster.Pods() {
+	for _, p := range s.store.Pods() {
 		if p.Status.PodIP == "" {
-			t.Fatalf("pod %s on %s has no IP (node CIDR %s)", p.Name, p.Spec.NodeName, s.Cluster.Node(p.Spec.NodeName).Spec.PodCIDR)
+			t.Fatalf("pod %s on %s has no IP (node CIDR %s)", p.Name, p.Spec.NodeName, s.store.Node(p.Spec.NodeName).Spec.PodCIDR)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func TestNamespaceLifecycle(t *testing.T) {
 		t.Fatalf("apply: %+v %v", r, err)
 	}
 	s.Advance(30 * time.Second)
-	if n := len(s.Cluster.Pods()); n != 2 {
+	if n := len(s.store.Pods()); n != 2 {
 		t.Fatalf("%d pods in logging, want 2 (node-1, node-2)", n)
 	}
 	s.Files["install.yaml"] = loggingInstall
@@ -46,9 +46,9 @@ func TestNamespaceLifecycle(t *testing.T) {
 	// kubectl delete waits until the namespace is gone
 	run("kubectl apply -f install.yaml", "namespace/logging created\ndaemonset.apps/fluentd created\n", "", 0)
 	s.Advance(30 * time.Second)
-	start := s.Cluster.Now()
+	start := s.store.Now()
 	run("kubectl delete ns logging", "namespace \"logging\" deleted\n", "", 0)
-	if s.Cluster.Namespace("logging") != nil || !s.Cluster.Now().After(start) {
-		t.Errorf("delete returned after %s with the namespace %+v", s.Cluster.Now().Sub(start), s.Cluster.Namespace("logging"))
+	if s.store.Namespace("logging") != nil || !s.store.Now().After(start) {
+		t.Errorf("delete returned after %s with the namespace %+v", s.store.Now().Sub(start), s.store.Namespace("logging"))
 	}
 }

@@ -37,7 +37,7 @@ func TestNodeHeartbeatDerived(t *testing.T) {
 			t.Errorf("%s: -o jsonpath lastHeartbeatTime %q, want %q", step, y, want)
 		}
 	}
-	base := s.Cluster.Now() // the default nodes registered at the epoch
+	base := s.store.Now() // the default nodes registered at the epoch
 	rfc := func(d time.Duration) string { return base.Add(d).Format(time.RFC1123Z) }
 
 	s.Advance(7*time.Minute + 35*time.Second)
@@ -52,7 +52,7 @@ func TestNodeHeartbeatDerived(t *testing.T) {
 	if err := s.RecoverNode("node-1"); err != nil {
 		t.Fatal(err)
 	}
-	recovered := s.Cluster.Now().Sub(base).Truncate(time.Second)
+	recovered := s.store.Now().Sub(base).Truncate(time.Second)
 	s.Advance(25 * time.Second)
 	check("recovered 25s ago", rfc(recovered+20*time.Second), rfc(recovered))
 

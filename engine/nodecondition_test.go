@@ -23,15 +23,15 @@ func TestSetNodeCondition(t *testing.T) {
 		t.Fatal(err)
 	}
 	var taints []string
-	for _, tn := range s.Cluster.Node("node-1").Spec.Taints {
+	for _, tn := range s.store.Node("node-1").Spec.Taints {
 		taints = append(taints, tn.ToString())
 	}
 	eq(t, "taints", strings.Join(taints, ","), "node.kubernetes.io/network-unavailable:NoSchedule")
 	eq(t, "placement", placement(s, ds), []string{"node-1=Running", "node-2=Running"})
 	eq(t, "desired/misscheduled (not re-synced)", []int32{ds.Status.DesiredNumberScheduled, ds.Status.NumberMisscheduled}, []int32{2, 0})
-	d := s.Cluster.DaemonSet(ds.Namespace, ds.Name)
+	d := s.store.DaemonSet(ds.Namespace, ds.Name)
 	d.Annotations = map[string]string{"touched": "1"} // a metadata-only edit: enqueued by updateDaemonset
-	if err := s.Cluster.UpdateDaemonSet(d); err != nil {
+	if err := s.store.UpdateDaemonSet(d); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(time.Second)
@@ -39,14 +39,14 @@ func TestSetNodeCondition(t *testing.T) {
 	if err := s.SetNodeCondition("node-1", "NetworkUnavailable", "False"); err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "taints after", len(s.Cluster.Node("node-1").Spec.Taints), 0)
+	eq(t, "taints after", len(s.store.Node("node-1").Spec.Taints), 0)
 	eq(t, "desired/misscheduled after", []int32{ds.Status.DesiredNumberScheduled, ds.Status.NumberMisscheduled}, []int32{2, 0})
 
-	rv := s.Cluster.ResourceVersion()
+	rv := s.store.ResourceVersion()
 	for _, bad := range [][3]string{{"node-9", "MemoryPressure", "True"}, {"node-1", "Ready", "Unknown"}, {"node-1", "Sleepy", "True"}} {
 		if err := s.SetNodeCondition(bad[0], bad[1], bad[2]); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}
-	eq(t, "resourceVersion after refusals", s.Cluster.ResourceVersion(), rv)
+	eq(t, "resourceVersion after refusals", s.store.ResourceVersion(), rv)
 }

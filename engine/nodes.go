@@ -12,7 +12,7 @@ import (
 // (cluster.NewNode: hostname/os/arch labels, capacity, conditions, a free
 // pod CIDR and InternalIP), then settles. Errors: AlreadyExists.
 func (s *Simulation) AddNode(name string, o cluster.NodeOptions) error {
-	c := s.Cluster
+	c := s.store
 	if c.Node(name) != nil {
 		return cluster.AlreadyExists("nodes", name)
 	}
@@ -38,11 +38,11 @@ func (s *Simulation) AddNode(name string, o cluster.NodeOptions) error {
 // GC then removes the pods bound to it and the DaemonSet controller stops
 // counting it. Errors: NotFound.
 func (s *Simulation) RemoveNode(name string) error {
-	if err := s.Cluster.DeleteNode(name); err != nil {
+	if err := s.store.DeleteNode(name); err != nil {
 		return err
 	}
 	s.comps.kubelets.Forget(name)
-	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DeleteNode", Object: "Node/" + name, Node: name,
+	s.store.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DeleteNode", Object: "Node/" + name, Node: name,
 		Action: "remove", Reason: "the node was removed from the cluster"})
 	s.Settle()
 	return nil
@@ -60,13 +60,13 @@ func (s *Simulation) RemoveNode(name string) error {
 // tolerations (api.AddDefaultTolerationSeconds), at once otherwise.
 // Errors: NotFound, or the node has already failed.
 func (s *Simulation) FailNode(name string) error {
-	if s.Cluster.Node(name) == nil {
+	if s.store.Node(name) == nil {
 		return cluster.NotFound("nodes", name)
 	}
 	if !s.comps.kubelets.Stop(name) {
 		return fmt.Errorf("node %q has already failed", name)
 	}
-	s.Cluster.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailNode", Object: "Node/" + name, Node: name,
+	s.store.Decide(cluster.Decision{Component: cluster.ComponentKubelet, Func: "FailNode", Object: "Node/" + name, Node: name,
 		Action: "fail", Reason: fmt.Sprintf("the kubelet stopped; the node controller notices after %s", nodelifecycle.NodeMonitorGracePeriod)})
 	s.Settle()
 	return nil
@@ -76,7 +76,7 @@ func (s *Simulation) FailNode(name string) error {
 // the node lifecycle controller removes the unreachable taints, and pods on
 // the node run again. Errors: NotFound, or the node has not failed.
 func (s *Simulation) RecoverNode(name string) error {
-	if s.Cluster.Node(name) == nil {
+	if s.store.Node(name) == nil {
 		return cluster.NotFound("nodes", name)
 	}
 	if !s.comps.kubelets.Start(name) {
@@ -130,7 +130,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 	if namespace == "" {
 		namespace = api.DefaultNamespace
 	}
-	c := s.Cluster
+	c := s.store
 	p := c.Pod(namespace, name)
 	if p == nil {
 		return cluster.NotFound("pods", name)

@@ -61,7 +61,7 @@ spec:
 	}
 	s.Advance(10e9)
 	out = s.Run("kubectl drain node-2 --ignore-daemonsets --force")
-	pods := s.Cluster.PodsOnNode("node-2")
+	pods := s.store.PodsOnNode("node-2")
 	var dsPod string
 	for _, p := range pods {
 		if p.Name != "bare" {

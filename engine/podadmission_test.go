@@ -40,12 +40,12 @@ func TestPriorityAdmission(t *testing.T) {
 	ds := newTestDS("d")
 	ds.Spec.Template.Spec.PriorityClassName = "high"
 	createDS(t, s, ds)
-	if n := len(s.Cluster.PodsOwnedBy(ds.UID)); n != 0 {
+	if n := len(s.store.PodsOwnedBy(ds.UID)); n != 0 {
 		t.Fatalf("%d pods created", n)
 	}
 	count := func() int32 {
 		var n int32
-		for _, e := range s.Cluster.EventsFor("DaemonSet", ds.UID) {
+		for _, e := range s.store.EventsFor("DaemonSet", ds.UID) {
 			if e.Reason == "FailedCreate" {
 				eq(t, "message", e.Message, `Error creating: pods "d-" is forbidden: no PriorityClass with name high was found`)
 				n += e.Count
@@ -62,7 +62,7 @@ func TestPriorityAdmission(t *testing.T) {
 	s.Files["p.yaml"] = bare
 	out := s.Run("kubectl apply -f p.yaml")
 	eq(t, "apply stderr", out.Stderr, "Error from server (Forbidden): error when creating \"p.yaml\": pods \"p\" is forbidden: no PriorityClass with name high was found\n")
-	if s.Cluster.Pod("default", "p") != nil {
+	if s.store.Pod("default", "p") != nil {
 		t.Error("the refused pod was stored")
 	}
 }
@@ -114,11 +114,11 @@ func TestServiceAccountAdmission(t *testing.T) {
 	}()).Stdout, "pod/p configured\n")
 	eq(t, "apply r1", s.Run("kubectl apply -f r1.yaml").Stdout, "pod/r created\n")
 	eq(t, "apply r2", s.Run("kubectl apply -f r2.yaml").Stdout, "pod/r configured\n")
-	if live := s.Cluster.Pod("default", "r"); len(live.Spec.Volumes) != 1 || len(live.Spec.Containers[0].VolumeMounts) != 1 || live.Spec.ServiceAccountName != "default" {
+	if live := s.store.Pod("default", "r"); len(live.Spec.Volumes) != 1 || len(live.Spec.Containers[0].VolumeMounts) != 1 || live.Spec.ServiceAccountName != "default" {
 		t.Errorf("after an image change: %+v", live.Spec)
 	}
 	eq(t, "apply q", s.Run("kubectl apply -f q.yaml").Stdout, "pod/q created\n")
-	q := s.Cluster.Pod("default", "q")
+	q := s.store.Pod("default", "q")
 	eq(t, "q serviceAccountName", q.Spec.ServiceAccountName, "default")
 	eq(t, "q volumes", len(q.Spec.Volumes), 0)
 	eq(t, "q mounts", len(q.Spec.Containers[0].VolumeMounts), 0)
@@ -195,7 +195,7 @@ func TestTaintNoExecuteBothControllers(t *testing.T) {
 	}
 	s.Advance(5 * time.Second)
 	var marks, deletes int
-	for _, e := range s.Cluster.Events() {
+	for _, e := range s.store.Events() {
 		if e.Reason == "TaintManagerEviction" && e.Message == "Marking for deletion Pod default/"+p.Name {
 			marks += int(e.Count)
 		}

@@ -39,7 +39,7 @@ func nodesWithoutAvailablePod(s *Simulation, ds *api.DaemonSet, nodes []string) 
 	var out []string
 	for _, n := range nodes {
 		ok := false
-		for _, p := range s.Cluster.PodsOnNode(n) {
+		for _, p := range s.store.PodsOnNode(n) {
 			if r := p.ControllerRef(); r != nil && r.UID == ds.UID && p.DeletionTimestamp == nil && p.IsReady() {
 				ok = true
 			}
@@ -67,7 +67,7 @@ func TestRollingUpdateThroughFacade(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.Advance(time.Minute)
-			ds := s.Cluster.DaemonSet("default", "web")
+			ds := s.store.DaemonSet("default", "web")
 			workers := []string{"node-1", "node-2"}
 			if st := ds.Status; st.NumberReady != 2 || st.NumberAvailable != 2 {
 				t.Fatalf("before the update: %+v", st)
@@ -92,7 +92,7 @@ func TestRollingUpdateThroughFacade(t *testing.T) {
 				t.Error("no node ever lacked a Ready pod: the old pods were not replaced one by one")
 			}
 			pods := 0
-			for _, p := range s.Cluster.PodsOwnedBy(ds.UID) {
+			for _, p := range s.store.PodsOwnedBy(ds.UID) {
 				pods++
 				if img := p.Spec.Containers[0].Image; img != "nginx:1.26" || p.DeletionTimestamp != nil || !p.IsReady() {
 					t.Errorf("pod %s: image %s, deleting %v, ready %v", p.Name, img, p.DeletionTimestamp != nil, p.IsReady())

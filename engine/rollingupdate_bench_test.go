@@ -40,7 +40,7 @@ func benchmarkRollingUpdate(b *testing.B, n int) {
 		}
 		start := s.Now()
 		for {
-			ds := s.Cluster.DaemonSet("default", "agent")
+			ds := s.store.DaemonSet("default", "agent")
 			st := ds.Status
 			if st.ObservedGeneration >= ds.Generation && int(st.UpdatedNumberScheduled) == n && int(st.NumberAvailable) == n && int(st.CurrentNumberScheduled) == n {
 				break

@@ -43,13 +43,13 @@ func (s *Simulation) Run(line string) Output { return s.runStepped(line, nil) }
 // virtual time a waiting command takes (Recorder.RunWatched).
 func (s *Simulation) runStepped(line string, step func()) Output {
 	env := &kubectl.Env{
-		Cluster: s.Cluster,
+		Cluster: s.store,
 		Files:   s.Files,
 		Settle:  s.Settle,
 		Advance: s.Advance,
 
 		StreamRolloutStatus: s.streamRollout,
-		KubeletStoppedSince: s.Cluster.NodeLeaseRenewalEnded,
+		KubeletStoppedSince: s.store.NodeLeaseRenewalEnded,
 	}
 	if step != nil {
 		env.Stop = func() error { step(); return nil }

@@ -30,7 +30,7 @@ func benchmarkFillAndRun(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		s.Advance(60 * time.Second)
-		if got := s.Cluster.DaemonSet("default", "agent").Status.NumberReady; int(got) != n {
+		if got := s.store.DaemonSet("default", "agent").Status.NumberReady; int(got) != n {
 			b.Fatalf("ready %d of %d", got, n)
 		}
 	}

@@ -192,7 +192,7 @@ type BudgetSlot struct {
 // Snapshot of s taken at the current virtual instant (the page already has
 // one; Simulation.Snapshot() otherwise). Linear in nodes + pods.
 func (s *Simulation) Scene(snap Snapshot) Scene {
-	c := s.Cluster
+	c := s.store
 	now := c.Now()
 	sc := Scene{Elapsed: snap.Elapsed}
 	updateRev := make(map[string]int64, len(snap.DaemonSets))

@@ -22,7 +22,7 @@ func benchmarkSceneFrame(b *testing.B, n int) {
 	}
 	sn := s.NewSnapshotter()
 	prev := s.Scene(sn.Snapshot())
-	seq := s.Cluster.LastDecisionSeq()
+	seq := s.store.LastDecisionSeq()
 	trs := 0
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -32,7 +32,7 @@ func benchmarkSceneFrame(b *testing.B, n int) {
 		b.StartTimer()
 		next := s.Scene(sn.Snapshot())
 		trs += len(DiffScenes(prev, next, s.Decisions(seq)))
-		prev, seq = next, s.Cluster.LastDecisionSeq()
+		prev, seq = next, s.store.LastDecisionSeq()
 	}
 	b.ReportMetric(float64(trs)/float64(b.N), "transitions/frame")
 }

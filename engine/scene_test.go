@@ -39,7 +39,7 @@ func sceneStory(t *testing.T, manifests map[string]string, script string) string
 	s := New(Options{})
 	var b strings.Builder
 	prev := s.Scene(s.Snapshot())
-	seq := s.Cluster.LastDecisionSeq()
+	seq := s.store.LastDecisionSeq()
 	diff := func() {
 		next := s.Scene(s.Snapshot())
 		for _, tr := range DiffScenes(prev, next, s.Decisions(seq)) {
@@ -61,7 +61,7 @@ func sceneStory(t *testing.T, manifests map[string]string, script string) string
 			}
 			fmt.Fprintf(&b, "%7s %-14s %-34s %-40s %s\n", "+"+next.Elapsed.String(), tr.Kind, obj, how, tr.Caption)
 		}
-		prev, seq = next, s.Cluster.LastDecisionSeq()
+		prev, seq = next, s.store.LastDecisionSeq()
 	}
 	for _, line := range strings.Split(strings.TrimSpace(script), "\n") {
 		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -243,7 +243,7 @@ func TestRunWatchedSteps(t *testing.T) {
 		return r
 	}
 	a, b := mk(), mk()
-	pod := a.Live().Cluster.PodsOnNode("node-1")[0].Name
+	pod := a.Live().store.PodsOnNode("node-1")[0].Name
 	steps, terminating := 0, 0
 	refused := 0
 	outA := a.RunWatched("kubectl delete pod "+pod, func() {

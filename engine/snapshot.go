@@ -229,7 +229,7 @@ func (sn *Snapshotter) Snapshot() Snapshot { return sn.take(true) }
 
 func (sn *Snapshotter) take(cache bool) Snapshot {
 	s := sn.sim
-	c := s.Cluster
+	c := s.store
 	snap := Snapshot{Elapsed: s.Elapsed()}
 
 	dss := c.DaemonSets()
@@ -413,7 +413,7 @@ func (sn *Snapshotter) revisions(snap *Snapshot, dsIndex map[string]int, dss []*
 	if cache {
 		seen = make(map[string]bool, len(sn.images))
 	}
-	for _, r := range sn.sim.Cluster.ControllerRevisions() {
+	for _, r := range sn.sim.store.ControllerRevisions() {
 		ref := r.ControllerRef()
 		if ref == nil {
 			continue

@@ -18,7 +18,7 @@ import (
 func snapshotFixture(t testing.TB) *Simulation {
 	t.Helper()
 	s := New(Options{})
-	c := s.Cluster
+	c := s.store
 	ds := &api.DaemonSet{
 		ObjectMeta: api.ObjectMeta{Name: "fluentd", Namespace: "default"},
 		Spec: api.DaemonSetSpec{
@@ -72,7 +72,7 @@ func snapshotFixture(t testing.TB) *Simulation {
 
 func TestSnapshot(t *testing.T) {
 	s := snapshotFixture(t)
-	s.Cluster.SetNow(cluster.Epoch.Add(90 * time.Second))
+	s.store.SetNow(cluster.Epoch.Add(90 * time.Second))
 	snap := s.Snapshot()
 
 	if snap.Elapsed != 90*time.Second {
@@ -153,7 +153,7 @@ func TestSnapshot(t *testing.T) {
 
 func TestSnapshotReasonWithoutPod(t *testing.T) {
 	s := snapshotFixture(t)
-	if err := s.Cluster.RemovePod("default", "fluentd-klmno"); err != nil {
+	if err := s.store.RemovePod("default", "fluentd-klmno"); err != nil {
 		t.Fatal(err)
 	}
 	d := s.Snapshot().Nodes[0].Daemons[0]
@@ -170,14 +170,14 @@ func TestSnapshotReasonWithoutPod(t *testing.T) {
 // not why the pod stays off the node; the untolerated taint is.
 func TestSnapshotReasonSkipsORedAffinityTerms(t *testing.T) {
 	s := snapshotFixture(t)
-	d := s.Cluster.DaemonSet("default", "fluentd")
+	d := s.store.DaemonSet("default", "fluentd")
 	d.Spec.Template.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
 		NodeSelectorTerms: []api.NodeSelectorTerm{
 			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: "In", Values: []string{"ssd"}}}},
 			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "kubernetes.io/os", Operator: "In", Values: []string{"linux"}}}},
 		},
 	}}}
-	if err := s.Cluster.UpdateDaemonSet(d); err != nil {
+	if err := s.store.UpdateDaemonSet(d); err != nil {
 		t.Fatal(err)
 	}
 	cp := s.Snapshot().Nodes[0]
@@ -192,7 +192,7 @@ func TestSnapshotReasonSkipsORedAffinityTerms(t *testing.T) {
 func TestSnapshotIsACopy(t *testing.T) {
 	s := snapshotFixture(t)
 	snap := s.Snapshot()
-	n := s.Cluster.Node("node-1")
+	n := s.store.Node("node-1")
 	n.Labels["disk"] = "ssd"
 	n.Spec.Taints = append(n.Spec.Taints, api.Taint{Key: "k", Value: "v", Effect: api.TaintEffectNoSchedule})
 	if contains(snap.Nodes[1].Labels, "disk=ssd") || len(snap.Nodes[1].Taints) != 0 {
@@ -223,7 +223,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	for _, nodes := range []int{100, 1000, 5000} {
 		b.Run(fmt.Sprint(nodes), func(b *testing.B) {
 			s := New(Options{Empty: true})
-			c := s.Cluster
+			c := s.store
 			ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "fluentd"}}
 			ds.Spec.Template.Spec.Containers = []api.Container{{Name: "f", Image: "fluentd"}}
 			if err := c.CreateDaemonSet(ds); err != nil {
@@ -253,7 +253,7 @@ func BenchmarkSnapshot(b *testing.B) {
 // Failed pod its status.reason.
 func TestSnapshotPodReasons(t *testing.T) {
 	s := snapshotFixture(t)
-	c := s.Cluster
+	c := s.store
 	p := c.Pod("default", "bare")
 	const msg = "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."
 	p.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "Unschedulable", Message: msg}}
@@ -324,9 +324,9 @@ func TestSnapshotterMatchesSnapshot(t *testing.T) {
 		{"label node-2", func() { s.Run("kubectl label nodes node-2 disk=ssd") }},
 		{"add node-3", func() { _ = s.AddNode("node-3", cluster.NodeOptions{}) }},
 		{"selector disk=ssd", func() {
-			d := s.Cluster.DaemonSet("default", "agent")
+			d := s.store.DaemonSet("default", "agent")
 			d.Spec.Template.Spec.NodeSelector = map[string]string{"disk": "ssd"}
-			_ = s.Cluster.UpdateDaemonSet(d)
+			_ = s.store.UpdateDaemonSet(d)
 			s.Settle()
 		}},
 		{"remove node-3", func() { _ = s.RemoveNode("node-3") }},
@@ -346,7 +346,7 @@ func TestSnapshotterMatchesSnapshot(t *testing.T) {
 // node changed.
 func BenchmarkSnapshotter(b *testing.B) {
 	s := New(Options{Empty: true})
-	c := s.Cluster
+	c := s.store
 	for i := 0; i < 5000; i++ {
 		if err := c.CreateNode(c.NewNode(fmt.Sprintf("node-%d", i), i, cluster.NodeOptions{})); err != nil {
 			b.Fatal(err)

@@ -298,7 +298,7 @@ type mark struct {
 }
 
 func markOf(s *Simulation) mark {
-	return mark{s.Cluster.ResourceVersion(), s.Cluster.LastDecisionSeq(), s.Now()}
+	return mark{s.store.ResourceVersion(), s.store.LastDecisionSeq(), s.Now()}
 }
 
 // ErrSeekRange is returned (wrapped) by Seek for a time before
@@ -314,7 +314,7 @@ func NewRecorder(o Options) *Recorder {
 	return r
 }
 
-// Live returns the live Simulation: read it freely (Snapshot, Cluster,
+// Live returns the live Simulation: read it freely (Snapshot, Scene, Explain,
 // Decisions, Watch polling), but act only through the Recorder, or the
 // timeline stops matching what happened.
 func (r *Recorder) Live() *Simulation { return r.live }
@@ -354,7 +354,7 @@ func (r *Recorder) Do(in Input) Result {
 			return Result{}
 		}
 	}
-	rv := r.live.Cluster.ResourceVersion()
+	rv := r.live.store.ResourceVersion()
 	idx := len(r.inputs)
 	r.inputs = append(r.inputs, in)
 	if r.waitStep != nil {
@@ -371,7 +371,7 @@ func (r *Recorder) Do(in Input) Result {
 		r.collectAdvance(idx)
 		return res
 	}
-	changed := r.live.Cluster.ResourceVersion() != rv || r.inputs[idx].End != in.At
+	changed := r.live.store.ResourceVersion() != rv || r.inputs[idx].End != in.At
 	r.collect(idx, in.Label(), pos{n: idx + 1})
 	if !changed && len(r.steps) > 0 && r.steps[len(r.steps)-1].Input == idx && r.steps[len(r.steps)-1].NumDecisions == 0 {
 		r.steps = r.steps[:len(r.steps)-1] // read-only command: no step
@@ -383,7 +383,7 @@ func (r *Recorder) Do(in Input) Result {
 // A step without decisions is added only for an input (idx >= 0).
 func (r *Recorder) collect(idx int, label string, p pos) {
 	ds := r.live.Decisions(r.lastSeq)
-	r.lastSeq = r.live.Cluster.LastDecisionSeq()
+	r.lastSeq = r.live.store.LastDecisionSeq()
 	if idx < 0 && len(ds) == 0 {
 		return
 	}
@@ -396,7 +396,7 @@ func (r *Recorder) collect(idx int, label string, p pos) {
 // input idx produced decisions.
 func (r *Recorder) collectAdvance(idx int) {
 	ds := r.live.Decisions(r.lastSeq)
-	r.lastSeq = r.live.Cluster.LastDecisionSeq()
+	r.lastSeq = r.live.store.LastDecisionSeq()
 	start := r.inputs[idx].At
 	for len(ds) > 0 {
 		t := ds[0].Time
@@ -457,7 +457,7 @@ func summarize(ds []cluster.Decision) string {
 // kubectl command that waited (`kubectl delete`, `rollout status`), the
 // state is the one before that command (Elapsed() < at). The returned
 // Simulation is the Recorder's replay cursor, valid until the next Seek,
-// SeekStep or Branch: read it (Cluster, Snapshot, Decisions, Explain, Run
+// SeekStep or Branch: read it (Snapshot, Decisions, Explain, Run
 // of read-only commands such as `kubectl get pods -o wide`). A write to it
 // is noticed (store version, decision log, clock) and the next Seek
 // rebuilds the cursor, so the timeline never shows it.
@@ -596,7 +596,7 @@ func (r *Recorder) Branch(at time.Duration) error {
 	for i, e := range r.edits {
 		r.liveEdits[e] = i
 	}
-	r.lastSeq = r.live.Cluster.LastDecisionSeq()
+	r.lastSeq = r.live.store.LastDecisionSeq()
 	r.cur, r.curEdits = nil, nil
 	j := sort.Search(len(r.ckpts), func(i int) bool { return p.less(r.ckpts[i].pos) })
 	r.ckpts = r.ckpts[:j:j]
@@ -773,7 +773,7 @@ func (r *Recorder) maybeCheckpoint() {
 	if len(r.ckpts) > 0 && now-r.ckLast < r.ckEvery {
 		return
 	}
-	nodes := r.live.Cluster.NodeCount()
+	nodes := r.live.store.NodeCount()
 	if r.ckNodes > 0 {
 		if nodes > r.ckNodes {
 			// one copy alone is over budget: replay serves this size

@@ -85,7 +85,7 @@ func tlScript(t *testing.T, r *Recorder, sample func()) {
 	must(r.RecoverNode("node-2"))
 	adv(10 * time.Second)
 	// a blocking command: delete waits for the pod to go (virtual time passes)
-	p := r.Live().Cluster.PodsOnNode("node-1")
+	p := r.Live().store.PodsOnNode("node-1")
 	if len(p) == 0 {
 		t.Fatal("no pod on node-1")
 	}
@@ -104,11 +104,11 @@ func tlScript(t *testing.T, r *Recorder, sample func()) {
 	if o := r.FinishEdit(o.Edit, strings.Replace(o.Edit.Text, "image: nginx:1.25", "image: nginx:1.24", 1)); o.ExitCode != 0 {
 		t.Fatalf("edit: %s", o.Stderr)
 	}
-	if img := r.Live().Cluster.DaemonSet("default", "web").Spec.Template.Spec.Containers[0].Image; img != "nginx:1.24" {
+	if img := r.Live().store.DaemonSet("default", "web").Spec.Template.Spec.Containers[0].Image; img != "nginx:1.24" {
 		t.Fatalf("the edit left image %s", img)
 	}
 	adv(30 * time.Second)
-	ps := r.Live().Cluster.PodsOnNode("node-3")
+	ps := r.Live().store.PodsOnNode("node-3")
 	if len(ps) > 0 {
 		must(r.FailPod(ps[0].Namespace, ps[0].Name))
 	}
@@ -271,8 +271,8 @@ func TestTimelineSteps(t *testing.T) {
 		if len(ds) != st.NumDecisions {
 			t.Errorf("step %d: %d decisions, want %d", i, len(ds), st.NumDecisions)
 		}
-		if len(ds) > 0 && ds[len(ds)-1].Seq != s.Cluster.LastDecisionSeq() {
-			t.Errorf("step %d: its last decision %d is not the newest at the step (%d)", i, ds[len(ds)-1].Seq, s.Cluster.LastDecisionSeq())
+		if len(ds) > 0 && ds[len(ds)-1].Seq != s.store.LastDecisionSeq() {
+			t.Errorf("step %d: its last decision %d is not the newest at the step (%d)", i, ds[len(ds)-1].Seq, s.store.LastDecisionSeq())
 		}
 		if got := r.StepAt(st.At); got < i || steps[got].At != st.At {
 			t.Errorf("StepAt(%s) = %d, want >= %d", st.At, got, i)

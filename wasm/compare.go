@@ -302,7 +302,7 @@ func (v *compareView) open(key string) string {
 	if !v.on {
 		v.wasPlaying = v.a.playing // exit gives the main cluster this play state back
 	}
-	dss := v.a.rec.Live().Cluster.DaemonSets()
+	dss := v.a.rec.Live().Summary().DaemonSets
 	clear(v.dsSel)
 	for _, ds := range dss {
 		k := ds.Namespace + "/" + ds.Name
@@ -340,11 +340,11 @@ func (v *compareView) open(key string) string {
 // maxUnavailable and maxSurge (1 and 0 when it is not RollingUpdate).
 func (v *compareView) fillForm(key string, newDS bool) {
 	ns, name, _ := strings.Cut(key, "/")
-	ds := v.a.rec.Live().Cluster.DaemonSet(ns, name)
-	if ds == nil {
+	spec, ok := v.a.rec.Live().DaemonSetSpec(ns, name)
+	if !ok {
 		return
 	}
-	ctrs := ds.Spec.Template.Spec.Containers
+	ctrs := spec.Containers
 	if newDS {
 		clear(v.ctrSel)
 		for _, c := range ctrs {
@@ -353,13 +353,11 @@ func (v *compareView) fillForm(key string, newDS bool) {
 			v.ctrSel.Call("appendChild", o)
 		}
 		mu, ms := "1", "0"
-		if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
-			if ru.MaxUnavailable != nil {
-				mu = ru.MaxUnavailable.String()
-			}
-			if ru.MaxSurge != nil {
-				ms = ru.MaxSurge.String()
-			}
+		if spec.MaxUnavailable != "" {
+			mu = spec.MaxUnavailable
+		}
+		if spec.MaxSurge != "" {
+			ms = spec.MaxSurge
 		}
 		v.mu.Set("value", mu)
 		v.ms.Set("value", ms)
@@ -542,7 +540,7 @@ func (v *compareView) drawSide(cs *compareSide) {
 		return
 	}
 	sim := v.shown(cs.side)
-	rv := sim.Cluster.ResourceVersion()
+	rv := sim.ResourceVersion()
 	if rv == cs.lastRV && sim == cs.snFor {
 		return
 	}
@@ -784,7 +782,7 @@ func (v *compareView) drawCards(cs *compareSide, sim *engine.Simulation, snap en
 			return cs.chips[name]
 		})
 	}
-	cs.prev, cs.seq, cs.have = sc, sim.Cluster.LastDecisionSeq(), true
+	cs.prev, cs.seq, cs.have = sc, sim.LastDecisionSeq(), true
 }
 
 // updateChip gives chip c what fresh (the same pod, drawn anew) shows,

@@ -12,7 +12,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
 // maxConsoleBlocks bounds the kubectl output kept on screen.
@@ -181,7 +180,7 @@ func (c *console) submit(text string) {
 		return // a command still waits (the input is read-only meanwhile)
 	}
 	text = c.pending + text
-	cmds, rest := kubectl.SplitCommands(text)
+	cmds, rest := engine.SplitCommands(text)
 	c.setPending(rest)
 	c.hist.reset()
 	if c.playsWait(cmds) {
@@ -215,7 +214,7 @@ func (c *console) submit(text string) {
 }
 
 // playsWait reports whether cmds hold a command that waits on a cluster
-// (kubectl.MayWait) and its wait should play in slow motion: not with
+// (engine.MayWait) and its wait should play in slow motion: not with
 // ?instant or reduced motion, nor while the timeline shows the past or the
 // compare view is open.
 func (c *console) playsWait(cmds []string) bool {
@@ -223,7 +222,7 @@ func (c *console) playsWait(cmds []string) bool {
 		return false
 	}
 	for _, l := range cmds {
-		if kubectl.MayWait(l) {
+		if engine.MayWait(l) {
 			return true
 		}
 	}
@@ -318,7 +317,7 @@ func (c *console) run(line string) engine.Output {
 	}
 	var out engine.Output
 	var b js.Value
-	if c.waiting && kubectl.MayWait(line) {
+	if c.waiting && engine.MayWait(line) {
 		// the command line shows while it waits; its output when it returns
 		b = c.echoChunks(line, nil)
 		b.Get("classList").Call("add", "waiting")
@@ -369,7 +368,7 @@ func (c *console) help() engine.Output {
 	out := c.a.rec.Run("kubectl help")
 	b.WriteString(out.Stdout)
 	b.WriteString("\nNot simulated (answered with an error that says so):\n")
-	b.WriteString(wrapWords(kubectl.NotSimulated(), 96, "  "))
+	b.WriteString(wrapWords(engine.NotSimulated(), 96, "  "))
 	text := b.String()
 	return engine.Output{Stdout: text, Chunks: []engine.Chunk{{Text: text}}}
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine"
 )
 
 // consoleCommands are the console's own commands, offered as first words.
@@ -22,8 +22,7 @@ func (c *console) complete() {
 	c.a.flushJobs() // names of an Apply still queued count
 	before, _, after := c.inputAroundCaret()
 	line := c.pending + before
-	env := &kubectl.Env{Cluster: c.a.rec.Live().Cluster, Files: c.a.rec.Live().Files}
-	cands, from := kubectl.Complete(env, line, len(line))
+	cands, from := c.a.rec.Live().Complete(line, len(line))
 	from -= len(c.pending)
 	if from < 0 {
 		c.showCandidates(nil, "") // the word began on an earlier line
@@ -52,7 +51,7 @@ func (c *console) complete() {
 		c.showCandidates(nil, "")
 		return
 	}
-	if p := kubectl.CommonPrefix(cands); len(p) > len(word) {
+	if p := engine.CommonPrefix(cands); len(p) > len(word) {
 		c.replaceWord(before[:from], p, after)
 	}
 	c.showCandidates(cands, "")

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine"
 )
 
 // consoleWatch is a running `kubectl get -w` (or `kubectl rollout
@@ -15,13 +15,13 @@ import (
 // (the block scrolls by itself past half the log's height, fitWatch), until Ctrl+C
 // or another watch.
 type consoleWatch struct {
-	w     *kubectl.Watch
+	w     *engine.Watch
 	block js.Value // the command's .block
 	entry js.Value // the log item holding it
 }
 
 // startWatch keeps polling w into block after each step of virtual time.
-func (c *console) startWatch(w *kubectl.Watch, block js.Value) {
+func (c *console) startWatch(w *engine.Watch, block js.Value) {
 	c.stopWatch()
 	if !w.Active() {
 		return

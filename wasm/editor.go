@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -15,7 +14,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
 // lineHeight and padTop must match .editor's --line and #yaml's padding.
@@ -351,8 +349,8 @@ func (e *editor) showError(msg string) {
 // with fewer problems than the text applied; likewise "Replace tabs with
 // spaces" for tabs in the indentation. Long lists of line numbers are
 // cut short (shortenLists).
-func (e *editor) showDiagnostics(text string, ds []manifest.Diagnostic) {
-	ds = append([]manifest.Diagnostic(nil), ds...)
+func (e *editor) showDiagnostics(text string, ds []engine.Diagnostic) {
+	ds = append([]engine.Diagnostic(nil), ds...)
 	sort.SliceStable(ds, func(i, j int) bool {
 		li, lj := ds[i].Line, ds[j].Line
 		if li == 0 || lj == 0 {
@@ -475,7 +473,7 @@ func (e *editor) hintEl(hint string, offer bool, fixLines []int) js.Value {
 // lines its diagnostic's hint shows, or "" when there is nothing to repair
 // or the repair does not reduce the problems Decode finds. Lines starting
 // with "- " are left alone: the hint shows their content without the dash.
-func repairDocument(text string, ds []manifest.Diagnostic) string {
+func repairDocument(text string, ds []engine.Diagnostic) string {
 	src := strings.Split(text, "\n")
 	fixes := map[int][]string{}
 	for _, d := range ds {
@@ -509,13 +507,12 @@ func repairDocument(text string, ds []manifest.Diagnostic) string {
 
 // countProblems is the number of diagnostics Decode reports for text.
 func countProblems(text string) int {
-	_, err := manifest.Decode(manifestFile, text)
+	err := engine.CheckManifest(manifestFile, text)
 	if err == nil {
 		return 0
 	}
-	var me *manifest.Error
-	if errors.As(err, &me) {
-		return len(me.Diagnostics)
+	if ds, ok := engine.ManifestDiagnostics(err); ok {
+		return len(ds)
 	}
 	return 1 << 20
 }

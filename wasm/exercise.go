@@ -157,7 +157,7 @@ func (u *lessonsUI) restartExercise() {
 func (u *lessonsUI) seen(x *exerciseRun) {
 	sim := u.a.rec.Live()
 	x.inputs = len(u.a.rec.Inputs())
-	x.rv = sim.Cluster.ResourceVersion()
+	x.rv = sim.ResourceVersion()
 	x.at = sim.Elapsed()
 }
 
@@ -178,7 +178,7 @@ func (u *lessonsUI) frame() {
 		x.Player = nil
 	}
 	sim := a.rec.Live()
-	n, rv, at := len(a.rec.Inputs()), sim.Cluster.ResourceVersion(), sim.Elapsed()
+	n, rv, at := len(a.rec.Inputs()), sim.ResourceVersion(), sim.Elapsed()
 	now := nowMs()
 	// Only a write to the cluster can change what the goal and the rules
 	// read (node heartbeats are derived at display time, not stored), so

@@ -73,45 +73,11 @@ func (a *app) exportYAML() {
 	download(exportFileName(a, "objects", "yaml"), "application/yaml", objectsYAML(a.rec.Live()))
 }
 
-// systemNamespaces are left out of the YAML export (every cluster has them).
-var systemNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
-
-// objectsYAML renders sim's objects for the YAML export, one document each:
-// namespaces, nodes, ServiceAccounts, ConfigMaps, Secrets, DaemonSets, pods
-// without a controller (kinds in that order, each sorted by namespace and
-// name).
+// objectsYAML renders sim's objects for the YAML export, one document each
+// (engine.Simulation.ExportObjects: namespaces, nodes, ServiceAccounts,
+// ConfigMaps, Secrets, DaemonSets, pods without a controller).
 func objectsYAML(sim *engine.Simulation) string {
-	c := sim.Cluster
-	var objs []any
-	for _, n := range c.Namespaces() {
-		if !systemNamespaces[n.Name] {
-			objs = append(objs, n)
-		}
-	}
-	for _, n := range c.Nodes() {
-		objs = append(objs, n)
-	}
-	for _, s := range c.ServiceAccounts() {
-		if s.Name != "default" {
-			objs = append(objs, s)
-		}
-	}
-	for _, m := range c.ConfigMaps() {
-		if m.Name != "kube-root-ca.crt" {
-			objs = append(objs, m)
-		}
-	}
-	for _, s := range c.Secrets() {
-		objs = append(objs, s)
-	}
-	for _, d := range c.DaemonSets() {
-		objs = append(objs, d)
-	}
-	for _, p := range c.Pods() {
-		if p.ControllerRef() == nil && p.DeletionTimestamp == nil {
-			objs = append(objs, p)
-		}
-	}
+	objs := sim.ExportObjects()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# The DaemonSet Playground's objects at t=%s of virtual time, ready for\n", formatElapsed(sim.Elapsed()))
 	b.WriteString("# `kubectl apply -f` (what the API server sets is left out; pods a DaemonSet owns\n# are made again by its controller).\n")
@@ -214,7 +180,7 @@ func (a *app) importText(name, text string) string {
 	}
 	// Count the Node documents before applying: thousands of nodes take
 	// the page's thread for seconds (9,000 flow-style nodes: 13 s).
-	c := a.rec.Live().Cluster
+	c := a.rec.Live()
 	if n := countNodeDocs(c, text); n > 0 && c.NodeCount()+n > maxReplayNodes {
 		err := fmt.Errorf("it adds %s nodes to the cluster's %s; the playground runs at most %s nodes", thousands(n), thousands(c.NodeCount()), thousands(maxReplayNodes))
 		a.importFailed(name, err)

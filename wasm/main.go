@@ -15,7 +15,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -25,13 +24,12 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
 // maxEditorBytes caps what Apply takes from the editor: the most
 // manifest.Decode accepts (1 MiB; yaml.v3 decodes about 1 MB in 0.6 s in
 // wasm, and a playground manifest is a few kilobytes).
-const maxEditorBytes = manifest.MaxInputBytes
+const maxEditorBytes = engine.MaxManifestBytes
 
 // maxFrameStep caps the wall time one frame may turn into virtual time, so a
 // tab coming back from the background does not run minutes in one frame.
@@ -360,9 +358,8 @@ func (a *app) applyText(text string) {
 	a.rec.SetFile(manifestFile, text)
 	rep, err := a.rec.Apply(manifestFile, text)
 	if err != nil {
-		var me *manifest.Error
-		if errors.As(err, &me) {
-			a.ed.showDiagnostics(text, me.Diagnostics)
+		if ds, ok := engine.ManifestDiagnostics(err); ok {
+			a.ed.showDiagnostics(text, ds)
 		} else {
 			a.ed.showError(err.Error())
 		}
@@ -567,12 +564,8 @@ func (a *app) exposeHooks() {
 	o.Set("pods", a.hook("dsplay.pods", func([]js.Value) any {
 		a.flushJobs()
 		var out []any
-		for _, p := range a.shown().Cluster.Pods() {
-			owner := ""
-			if r := p.ControllerRef(); r != nil {
-				owner = r.Name
-			}
-			out = append(out, map[string]any{"name": p.Name, "node": p.Spec.NodeName, "phase": p.Status.Phase, "owner": owner, "terminating": p.DeletionTimestamp != nil})
+		for _, p := range a.shown().Summary().Pods {
+			out = append(out, map[string]any{"name": p.Name, "node": p.Node, "phase": p.Phase, "owner": p.Owner, "terminating": p.Terminating})
 		}
 		return out
 	}))

@@ -8,7 +8,6 @@ import (
 	"syscall/js"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/api"
 )
 
 // Node actions: what a learner can do to a node from its panel (and
@@ -32,7 +31,7 @@ import (
 // NoSchedule). Daemon pods tolerate these taints (the DaemonSet controller
 // adds the tolerations, pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations),
 // other pods do not.
-var pressureConditions = []string{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure}
+var pressureConditions = engine.PressureConditions
 
 // kubeletStopped says whether the live node's kubelet was stopped by Fail
 // node and not recovered since: the last fail-node or recover-node input
@@ -58,14 +57,7 @@ func (a *app) kubeletStopped(name string) bool {
 // nodeCondition returns the status ("True", "False", "Unknown") of
 // condition typ of node name in the cluster shown, "" when it has none.
 func (a *app) nodeCondition(name, typ string) string {
-	n := a.shown().Cluster.Node(name)
-	if n == nil {
-		return ""
-	}
-	if c := n.Condition(typ); c != nil {
-		return c.Status
-	}
-	return ""
+	return a.shown().NodeCondition(name, typ)
 }
 
 // failNode stops node name's kubelet (engine.Simulation.FailNode) and says
@@ -96,28 +88,14 @@ func (a *app) setNodeCondition(name, typ, status string) string {
 	a.flushJobs()
 	err := a.rec.SetNodeCondition(name, typ, status)
 	what := fmt.Sprintf("The kubelet on %s reports %s=%s.", name, typ, status)
-	if taint := pressureTaint(typ); taint != "" {
-		if status == api.ConditionTrue {
+	if taint := engine.PressureTaint(typ); taint != "" {
+		if status == engine.ConditionTrue {
 			what += " The node lifecycle controller taints it " + taint + ":NoSchedule (daemon pods tolerate it; other new pods do not)."
 		} else {
 			what += " The node lifecycle controller removes the taint " + taint + ":NoSchedule."
 		}
 	}
 	return a.echoNodeAction(fmt.Sprintf("# node %s reports %s=%s", name, typ, status), err, what)
-}
-
-// pressureTaint is the taint key the node lifecycle controller adds for a
-// pressure condition (pkg/controller/nodelifecycle, nodeConditionToTaintKeyStatusMap), "" for other types.
-func pressureTaint(typ string) string {
-	switch typ {
-	case api.NodeMemoryPressure:
-		return api.TaintNodeMemoryPressure
-	case api.NodeDiskPressure:
-		return api.TaintNodeDiskPressure
-	case api.NodePIDPressure:
-		return api.TaintNodePIDPressure
-	}
-	return ""
 }
 
 // echoNodeAction shows a node action that has no kubectl command in the
@@ -178,7 +156,7 @@ func (v *view) nodeActions(n *engine.NodeView) js.Value {
 		row.Call("appendChild", b)
 		return b
 	}
-	stopped := v.a.kubeletStopped(n.Name) || v.a.nodeCondition(n.Name, api.NodeReady) == api.ConditionUnknown
+	stopped := v.a.kubeletStopped(n.Name) || v.a.nodeCondition(n.Name, engine.NodeReady) == engine.ConditionUnknown
 	if stopped {
 		btn("Recover", "recover", "Start the node's kubelet again: it posts Ready=True and the unreachable taints go")
 	} else {
@@ -198,15 +176,15 @@ func (v *view) nodeActions(n *engine.NodeView) js.Value {
 	prow.Call("setAttribute", "aria-label", "Node pressure conditions")
 	prow.Call("appendChild", textEl("span", "na-label", "Pressure:"))
 	for _, typ := range pressureConditions {
-		on := v.a.nodeCondition(n.Name, typ) == api.ConditionTrue
+		on := v.a.nodeCondition(n.Name, typ) == engine.ConditionTrue
 		b := textEl("button", "ctl toggle", strings.TrimSuffix(typ, "Pressure"))
 		b.Set("type", "button")
 		ds := b.Get("dataset")
 		ds.Set("act", "cond")
 		ds.Set("type", typ)
-		next := api.ConditionTrue
+		next := engine.ConditionTrue
 		if on {
-			next = api.ConditionFalse
+			next = engine.ConditionFalse
 		}
 		ds.Set("status", next)
 		b.Call("setAttribute", "aria-pressed", fmt.Sprint(on))

@@ -10,8 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/dsplayground/dsplay/engine/cluster"
-	"github.com/dsplayground/dsplay/engine/manifest"
+	"github.com/dsplayground/dsplay/engine"
 )
 
 // The postMessage API for a page that embeds the playground in an iframe
@@ -86,7 +85,7 @@ var pm = &postMessenger{sentH: -1, sentW: -1}
 func (a *app) initPostMessage() {
 	pm.a = a
 	pm.rec = a.rec
-	pm.lastSeq = a.rec.Live().Cluster.LastDecisionSeq()
+	pm.lastSeq = a.rec.Live().LastDecisionSeq()
 	handler := a.hook("postMessage handler", func(args []js.Value) any {
 		if len(args) > 0 {
 			pm.receive(args[0])
@@ -356,11 +355,10 @@ func (a *app) applyFromParent(yaml string) map[string]any {
 		return map[string]any{"type": "dsplay:applied", "output": lastApplyLines(a)}
 	}
 	r := errReply(errors.New(a.ed.lastError))
-	if _, err := manifest.Decode(manifestFile, yaml); err != nil {
-		var me *manifest.Error
-		if errors.As(err, &me) {
+	if err := engine.CheckManifest(manifestFile, yaml); err != nil {
+		if diags, ok := engine.ManifestDiagnostics(err); ok {
 			var ds []any
-			for _, d := range me.Diagnostics {
+			for _, d := range diags {
 				ds = append(ds, map[string]any{"line": d.Line, "column": d.Column, "field": d.Field, "message": d.Message})
 			}
 			r["diagnostics"] = ds
@@ -388,33 +386,24 @@ func lastApplyLines(a *app) string {
 func (p *postMessenger) state() map[string]any {
 	a := p.a
 	a.flushJobs()
-	c := a.shown().Cluster
+	sum := a.shown().Summary()
 	pods := []any{}
-	for _, pod := range c.Pods() {
-		owner := ""
-		if r := pod.ControllerRef(); r != nil {
-			owner = r.Name
-		}
-		pods = append(pods, map[string]any{"name": pod.Name, "namespace": pod.Namespace, "node": pod.Spec.NodeName, "phase": pod.Status.Phase,
-			"ready": pod.IsReady(), "owner": owner, "terminating": pod.DeletionTimestamp != nil})
+	for _, pod := range sum.Pods {
+		pods = append(pods, map[string]any{"name": pod.Name, "namespace": pod.Namespace, "node": pod.Node, "phase": pod.Phase,
+			"ready": pod.Ready, "owner": pod.Owner, "terminating": pod.Terminating})
 	}
 	nodes := []any{}
-	for _, n := range c.Nodes() {
-		ready := "Unknown"
-		if cond := n.Condition("Ready"); cond != nil {
-			ready = cond.Status
-		}
+	for _, n := range sum.Nodes {
 		taints := []any{}
-		for _, t := range n.Spec.Taints {
-			taints = append(taints, t.ToString())
+		for _, t := range n.Taints {
+			taints = append(taints, t)
 		}
-		nodes = append(nodes, map[string]any{"name": n.Name, "ready": ready, "unschedulable": n.Spec.Unschedulable, "taints": taints})
+		nodes = append(nodes, map[string]any{"name": n.Name, "ready": n.Ready, "unschedulable": n.Unschedulable, "taints": taints})
 	}
 	dss := []any{}
-	for _, d := range c.DaemonSets() {
-		st := d.Status
-		dss = append(dss, map[string]any{"name": d.Name, "namespace": d.Namespace, "desired": st.DesiredNumberScheduled, "current": st.CurrentNumberScheduled,
-			"ready": st.NumberReady, "updated": st.UpdatedNumberScheduled, "available": st.NumberAvailable, "misscheduled": st.NumberMisscheduled})
+	for _, d := range sum.DaemonSets {
+		dss = append(dss, map[string]any{"name": d.Name, "namespace": d.Namespace, "desired": d.Desired, "current": d.Current,
+			"ready": d.Ready, "updated": d.UpToDate, "available": d.Available, "misscheduled": d.Misscheduled})
 	}
 	return map[string]any{"type": "dsplay:state", "elapsed": a.clockElapsed().Seconds(), "playing": a.playing,
 		"steps": len(a.rec.Steps()), "pods": pods, "nodes": nodes, "daemonSets": dss}
@@ -522,7 +511,7 @@ func (p *postMessenger) frame() {
 		p.rec, p.lastSeq = a.rec, 0 // a reset: the new cluster's decisions start over
 	}
 	live := a.rec.Live()
-	if live.Cluster.LastDecisionSeq() <= p.lastSeq {
+	if live.LastDecisionSeq() <= p.lastSeq {
 		return
 	}
 	ds := live.Decisions(p.lastSeq)
@@ -534,7 +523,7 @@ func (p *postMessenger) frame() {
 	}
 	out := make([]any, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, map[string]any{"seq": d.Seq, "at": d.Time.Sub(cluster.Epoch).Seconds(),
+		out = append(out, map[string]any{"seq": d.Seq, "at": engine.DecisionAt(d).Seconds(),
 			"component": d.Component, "func": d.Func, "action": d.Action, "object": d.Object, "node": d.Node, "reason": d.Reason})
 	}
 	msg := map[string]any{"type": "dsplay:decisions", "decisions": out}

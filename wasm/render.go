@@ -14,7 +14,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // maxLogEntries bounds the decision log on screen.
@@ -257,7 +256,7 @@ func (v *view) render(force bool) {
 	if v.stage.have && v.stage.sim == sim {
 		v.stage.tick(sim.Elapsed()) // countdowns and pull bars follow the clock
 	}
-	rv := sim.Cluster.ResourceVersion()
+	rv := sim.ResourceVersion()
 	if (rv != v.lastRV || force) && (force || !v.compact || nowMs()-v.lastDrawMs >= compactRedrawMs) {
 		v.lastRV = rv
 		t0 := nowMs()
@@ -294,7 +293,7 @@ func (v *view) render(force bool) {
 	} else if v.dsHeld {
 		v.drawDaemonSetsHeld(false)
 	}
-	if sim.Cluster.LastDecisionSeq() != v.lastDecision {
+	if sim.LastDecisionSeq() != v.lastDecision {
 		v.drawDecisions()
 	}
 }
@@ -1192,7 +1191,7 @@ func (v *view) drawDecisions() {
 	sim := v.a.shown()
 	ds := sim.Decisions(v.lastDecision)
 	if len(ds) == 0 {
-		v.lastDecision = sim.Cluster.LastDecisionSeq()
+		v.lastDecision = sim.LastDecisionSeq()
 		return
 	}
 	v.lastDecision = ds[len(ds)-1].Seq
@@ -1206,7 +1205,7 @@ func (v *view) drawDecisions() {
 	var b strings.Builder
 	for i := len(ds) - 1; i >= 0; i-- { // newest first
 		d := ds[i]
-		t := d.Time.Sub(cluster.Epoch)
+		t := engine.DecisionAt(d)
 		b.WriteString(`<li data-obj="`)
 		b.WriteString(html.EscapeString(d.Object))
 		b.WriteString(`" data-node="`)

@@ -164,7 +164,7 @@ func TestCountNodeDocs(t *testing.T) {
 	if got := countNodeDocs(nil, b.String()); got != 1200 {
 		t.Errorf("countNodeDocs(nil) = %d, want 1200", got)
 	}
-	if got := countNodeDocs(rec.Live().Cluster, b.String()); got != 1198 {
+	if got := countNodeDocs(rec.Live(), b.String()); got != 1198 {
 		t.Errorf("countNodeDocs(cluster) = %d, want 1198 (node-1 and node-2 exist)", got)
 	}
 	if got := countNodeDocs(nil, "{kind: Node"); got != 0 {

@@ -308,7 +308,7 @@ func replayUntil(rec *engine.Recorder, name string, data []byte, deadline time.T
 	}
 	// Nodes the log adds, counted before anything runs (a node added
 	// twice, or removed, is counted each time: an upper bound).
-	nodes := rec.Live().Cluster.NodeCount()
+	nodes := rec.Live().NodeCount()
 	for _, si := range lg.In {
 		switch si.K {
 		case engine.InputAddNode:
@@ -348,7 +348,7 @@ func replayUntil(rec *engine.Recorder, name string, data []byte, deadline time.T
 		} else {
 			rec.Do(in)
 		}
-		if n := rec.Live().Cluster.NodeCount(); n > maxReplayNodes {
+		if n := rec.Live().NodeCount(); n > maxReplayNodes {
 			return &replayStopError{Nodes: n, At: describeInput(si)}
 		}
 	}
@@ -415,7 +415,7 @@ func describeInput(si shareInput) string {
 // takes at least about 45 bytes, the flow style `{kind: Node,
 // apiVersion: v1, metadata: {name: a}}`), so the cap is not near (unless
 // c has more than 4,000 nodes) and the time is saved.
-func countNodeDocs(c *cluster.Cluster, text string) int {
+func countNodeDocs(c *engine.Simulation, text string) int {
 	if len(text) < nodeDocsMinBytes && (c == nil || c.NodeCount() <= maxReplayNodes-nodeDocsMinBytes/45) {
 		return 0
 	}
@@ -430,7 +430,7 @@ func countNodeDocs(c *cluster.Cluster, text string) int {
 				name = mapValue(obj.Content[i+1], "name")
 			}
 		}
-		if c == nil || c.Node(name) == nil {
+		if c == nil || !c.HasNode(name) {
 			n++
 		}
 	}
@@ -483,7 +483,7 @@ func replayScript(rec *engine.Recorder, name string, data []byte, deadline time.
 	if err != nil {
 		return err
 	}
-	n, at := scriptNodes(data, rec.Live().Cluster.NodeCount())
+	n, at := scriptNodes(data, rec.Live().NodeCount())
 	for f, text := range sc.Files {
 		if k := countNodeDocs(nil, text); k > 0 {
 			n += k
@@ -499,7 +499,7 @@ func replayScript(rec *engine.Recorder, name string, data []byte, deadline time.
 		if !time.Now().Before(deadline) {
 			return &replayStopError{Budget: replayWallBudget}
 		}
-		if n := rec.Live().Cluster.NodeCount(); n > maxReplayNodes {
+		if n := rec.Live().NodeCount(); n > maxReplayNodes {
 			return &replayStopError{Nodes: n}
 		}
 		return nil

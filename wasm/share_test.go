@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -107,16 +108,17 @@ func picture(r *engine.Recorder) string {
 	live := r.Live()
 	fmt.Fprintf(&b, "t=%s\n", live.Elapsed())
 	var pods []string
-	for _, p := range live.Cluster.Pods() {
-		pods = append(pods, fmt.Sprintf("%s/%s on %q %s %v", p.Namespace, p.Name, p.Spec.NodeName, p.Status.Phase, p.DeletionTimestamp != nil))
+	for _, p := range live.Summary().Pods {
+		pods = append(pods, fmt.Sprintf("%s/%s on %q %s %v", p.Namespace, p.Name, p.Node, p.Phase, p.Terminating))
 	}
 	sort.Strings(pods)
 	b.WriteString(strings.Join(pods, "\n") + "\n")
-	for _, n := range live.Cluster.Nodes() {
-		fmt.Fprintf(&b, "node %s %v %v\n", n.Name, n.Labels, len(n.Spec.Taints))
+	snap := live.Snapshot()
+	for _, n := range snap.Nodes {
+		fmt.Fprintf(&b, "node %s %v %v\n", n.Name, n.Labels, len(n.Taints))
 	}
-	for _, d := range live.Cluster.DaemonSets() {
-		fmt.Fprintf(&b, "ds %s %+v %s\n", d.Name, d.Status, d.Spec.Template.Spec.Containers[0].Image)
+	for _, d := range snap.DaemonSets {
+		fmt.Fprintf(&b, "ds %s %+v\n", d.Name, d)
 	}
 	for i, st := range r.Steps() {
 		fmt.Fprintf(&b, "step %d at %s input %d: %s (%d decisions)\n", i, st.At, st.Input, st.Label, st.NumDecisions)
@@ -265,8 +267,8 @@ func TestReplayScript(t *testing.T) {
 		t.Errorf("clock %s, want 30s after the rollout", got)
 	}
 	var on []string
-	for _, p := range r.Live().Cluster.Pods() {
-		on = append(on, p.Spec.NodeName)
+	for _, p := range r.Live().Summary().Pods {
+		on = append(on, p.Node)
 	}
 	sort.Strings(on)
 	if strings.Join(on, ",") != "a,b" {
@@ -409,11 +411,11 @@ func TestObjectsYAML(t *testing.T) {
 		t.Fatalf("the export does not apply: %v\n%s", err, y)
 	}
 	fresh.Advance(20 * time.Second)
-	n2 := fresh.Cluster.Nodes()[2]
-	if n2.Labels["disk"] != "ssd" {
+	n2 := fresh.Snapshot().Nodes[2]
+	if !slices.Contains(n2.Labels, "disk=ssd") {
 		t.Errorf("node-2's label was not carried over: %v", n2.Labels)
 	}
-	if ds := fresh.Cluster.DaemonSets(); len(ds) != 1 || ds[0].Status.DesiredNumberScheduled != 1 {
+	if ds := fresh.Summary().DaemonSets; len(ds) != 1 || ds[0].Desired != 1 {
 		t.Errorf("the re-applied DaemonSet: %+v (want 1 desired: node-1 is tainted, control-plane too)", ds)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/cluster"
 )
 
 // The stage: the node cards and pod chips animated by the engine's scene
@@ -189,7 +188,7 @@ func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
 	} else {
 		st.reset()
 	}
-	st.prev, st.sim, st.seq, st.have = sc, sim, sim.Cluster.LastDecisionSeq(), true
+	st.prev, st.sim, st.seq, st.have = sc, sim, sim.LastDecisionSeq(), true
 	st.mark(sc)
 	st.drawBudgets(sc)
 	st.redrawTolerations()
@@ -865,7 +864,7 @@ func (a *app) nextEvent() time.Duration {
 	}
 	a.tl.leavePast()
 	sim := a.rec.Live()
-	rv := sim.Cluster.ResourceVersion()
+	rv := sim.ResourceVersion()
 	var moved time.Duration
 	for range maxEventHops {
 		d, ok := sim.NextEventIn()
@@ -878,7 +877,7 @@ func (a *app) nextEvent() time.Duration {
 		}
 		a.advanceBy(d)
 		moved += d
-		if sim = a.rec.Live(); sim.Cluster.ResourceVersion() != rv {
+		if sim = a.rec.Live(); sim.ResourceVersion() != rv {
 			break
 		}
 	}
@@ -945,7 +944,7 @@ func (st *stage) showHistory(key string, chip js.Value) {
 		}
 		n++
 		li := el("li", "")
-		appendAll(li, textEl("span", "t", formatLogTime(d.Time.Sub(cluster.Epoch))),
+		appendAll(li, textEl("span", "t", formatLogTime(engine.DecisionAt(d))),
 			textEl("strong", "", d.Component+" "+d.Action),
 			document.Call("createTextNode", " — "+d.Reason+" ("+d.Func+")"))
 		list.Call("appendChild", li)

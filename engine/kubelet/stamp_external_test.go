@@ -9,6 +9,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
 
 // stampManifests exercises every component that writes a time into an
@@ -90,7 +91,7 @@ func TestStoredTimesAreWholeSeconds(t *testing.T) {
 		t.Fatal("the scenario should end at a sub-second instant")
 	}
 
-	c := s.Cluster
+	c := simstore.Cluster(s)
 	// The scenario did what it is meant to: restarts, a taint eviction,
 	// an unschedulable pod.
 	if p := c.Pod("default", "evictable"); p == nil || p.DeletionTimestamp == nil || p.Condition("DisruptionTarget") == nil ||

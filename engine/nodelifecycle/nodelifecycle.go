@@ -143,16 +143,41 @@ func wantedTaints(n *api.Node) []api.Taint {
 			add(api.TaintNodeUnreachable, api.TaintEffectNoExecute)
 		}
 	}
-	for _, ck := range [][2]string{{api.NodeMemoryPressure, api.TaintNodeMemoryPressure}, {api.NodeDiskPressure, api.TaintNodeDiskPressure},
-		{api.NodePIDPressure, api.TaintNodePIDPressure}, {api.NodeNetworkUnavailable, api.TaintNodeNetworkUnavailable}} {
-		if c := n.Condition(ck[0]); c != nil && c.Status == api.ConditionTrue {
-			add(ck[1], api.TaintEffectNoSchedule)
+	for _, ck := range conditionTaints {
+		if c := n.Condition(ck.condition); c != nil && c.Status == api.ConditionTrue {
+			add(ck.taintKey, api.TaintEffectNoSchedule)
 		}
 	}
 	if n.Spec.Unschedulable {
 		add(api.TaintNodeUnschedulable, api.TaintEffectNoSchedule)
 	}
 	return out
+}
+
+// conditionTaints are the node conditions that, while True, make the
+// controller taint the node NoSchedule, with the taint's key, in the
+// order the taints are added (upstream nodeConditionToTaintKeyStatusMap,
+// pkg/controller/nodelifecycle/node_lifecycle_controller.go, for the
+// conditions the kubelet reports: MemoryPressure, DiskPressure,
+// PIDPressure, NetworkUnavailable).
+var conditionTaints = []struct{ condition, taintKey string }{
+	{api.NodeMemoryPressure, api.TaintNodeMemoryPressure},
+	{api.NodeDiskPressure, api.TaintNodeDiskPressure},
+	{api.NodePIDPressure, api.TaintNodePIDPressure},
+	{api.NodeNetworkUnavailable, api.TaintNodeNetworkUnavailable},
+}
+
+// ConditionTaintKey returns the key of the NoSchedule taint the
+// controller adds while node condition typ is True
+// ("node.kubernetes.io/memory-pressure" for MemoryPressure), "" when typ
+// adds none (Ready's taints depend on its status: not-ready, unreachable).
+func ConditionTaintKey(typ string) string {
+	for _, ck := range conditionTaints {
+		if ck.condition == typ {
+			return ck.taintKey
+		}
+	}
+	return ""
 }
 
 // reconcileTaints adds missing lifecycle taints (timeAdded now) and removes

@@ -8,6 +8,7 @@ import (
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
 
 // maxRange bounds the names one `node add NAME{A..B}` creates.
@@ -53,14 +54,14 @@ func expandRange(name string) ([]string, error) {
 func resolvePod(sim *engine.Simulation, ref string) (*api.Pod, error) {
 	prefix, node, ok := strings.Cut(ref, "@")
 	if !ok {
-		p := sim.Cluster.Pod(api.DefaultNamespace, ref)
+		p := simstore.Cluster(sim).Pod(api.DefaultNamespace, ref)
 		if p == nil {
 			return nil, cluster.NotFound("pods", ref)
 		}
 		return p, nil
 	}
 	var found []*api.Pod
-	for _, p := range sim.Cluster.PodsOnNode(node) {
+	for _, p := range simstore.Cluster(sim).PodsOnNode(node) {
 		if p.Namespace == api.DefaultNamespace && p.DeletionTimestamp == nil && !p.IsTerminal() && strings.HasPrefix(p.Name, prefix) {
 			found = append(found, p)
 		}
@@ -94,7 +95,7 @@ func resolvePodIn(sim *engine.Simulation, ref, ns string) (*api.Pod, error) {
 	if ns == "" {
 		return resolvePod(sim, ref)
 	}
-	p := sim.Cluster.Pod(ns, ref)
+	p := simstore.Cluster(sim).Pod(ns, ref)
 	if p == nil {
 		return nil, cluster.NotFound("pods", ref)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
@@ -111,7 +112,7 @@ func newRunner(ctx context.Context, sc *Scenario, t target, out io.Writer) *runn
 	}
 	lw := &lineWriter{w: out}
 	return &runner{sc: sc, t: t, ctx: ctx, lw: lw, w: lw, cur: -1,
-		decisionsSeen: t.Sim().Cluster.LastDecisionSeq(), inv: &Invariants{name: sc.Name}}
+		decisionsSeen: simstore.Cluster(t.Sim()).LastDecisionSeq(), inv: &Invariants{name: sc.Name}}
 }
 
 // fail records a failed assertion at st's line.
@@ -449,7 +450,7 @@ func (r *runner) exec(st *step) bool {
 		r.out(false, r.last.Stdout)
 	case "expect":
 		sim := t.Sim()
-		ok, msg := st.exp.eval(sim.Cluster)
+		ok, msg := st.exp.eval(simstore.Cluster(sim))
 		if ok == !st.negate {
 			r.out(false, "ok\n")
 		} else {
@@ -499,7 +500,7 @@ func (r *runner) runKubectl(args string) engine.Output {
 	}
 	sim := st.Simulation
 	env := &kubectl.Env{
-		Cluster: sim.Cluster,
+		Cluster: simstore.Cluster(sim),
 		Files:   sim.Files,
 		Settle:  sim.Settle,
 		Advance: func(d time.Duration) {
@@ -590,7 +591,7 @@ func (r *runner) wait(st *step) error {
 		ns, name := splitNamespace(strings.TrimPrefix(args[1], "ds/"))
 		what = "daemon set " + name + " to roll out"
 		cond = func() bool {
-			ds := sim.Cluster.DaemonSet(ns, name)
+			ds := simstore.Cluster(sim).DaemonSet(ns, name)
 			if ds == nil {
 				return false
 			}
@@ -602,18 +603,18 @@ func (r *runner) wait(st *step) error {
 		}
 	case "idle":
 		what = "the cluster to be idle"
-		cond = func() bool { return sim.Cluster.PendingWakeups() == 0 }
+		cond = func() bool { return simstore.Cluster(sim).PendingWakeups() == 0 }
 	case "deleted":
 		kind, name, _ := strings.Cut(args[1], "/")
 		ns, name := splitNamespace(name)
 		what = args[1] + " to be deleted"
 		switch kind {
 		case "pod", "pods", "po":
-			cond = func() bool { return sim.Cluster.Pod(ns, name) == nil }
+			cond = func() bool { return simstore.Cluster(sim).Pod(ns, name) == nil }
 		case "ds", "daemonset", "daemonsets":
-			cond = func() bool { return sim.Cluster.DaemonSet(ns, name) == nil }
+			cond = func() bool { return simstore.Cluster(sim).DaemonSet(ns, name) == nil }
 		case "node", "nodes", "no":
-			cond = func() bool { return sim.Cluster.Node(name) == nil }
+			cond = func() bool { return simstore.Cluster(sim).Node(name) == nil }
 		}
 	}
 	deadline := sim.Now().Add(st.dur)
@@ -646,7 +647,7 @@ func (r *runner) wait(st *step) error {
 // seconds in between (no watch prints, no invariants, no OnTick). The
 // context is still checked before each Advance.
 func (r *runner) mayJump() bool {
-	return r.watch == nil && !r.inv.active() && r.onTick == nil && r.t.Sim().Cluster.PendingWakeups() == 0
+	return r.watch == nil && !r.inv.active() && r.onTick == nil && simstore.Cluster(r.t.Sim()).PendingWakeups() == 0
 }
 
 // splitNamespace splits NAMESPACE/NAME; a bare NAME is in the default
@@ -868,7 +869,7 @@ func (r *runner) blockRolloutStatus(st *step, args string, w *kubectl.Watch) boo
 		now := sim.Now()
 		// RolloutStuckAfter counts from the last change of the status (or
 		// a generation not yet observed), as the blocking command does
-		if ds := sim.Cluster.DaemonSet(ns, name); ds != nil {
+		if ds := simstore.Cluster(sim).DaemonSet(ns, name); ds != nil {
 			if first || !kubectl.RolloutStatusEqual(ds.Status, lastStatus) || ds.Generation != ds.Status.ObservedGeneration {
 				lastStatus, lastChange = ds.Status, now
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 	"github.com/dsplayground/dsplay/engine/kubectl"
 )
 
@@ -111,7 +112,7 @@ func (sc *Scenario) checkGoal(sim *engine.Simulation, w io.Writer, failPrefix st
 			text := strings.TrimPrefix(st.text, "! ")
 			lw.startLine()
 			fmt.Fprintf(lw, "$ %s\n", text)
-			ok, msg := st.exp.eval(sim.Cluster)
+			ok, msg := st.exp.eval(simstore.Cluster(sim))
 			e := Entry{Line: st.line, Command: text}
 			if ok == !st.negate {
 				io.WriteString(lw, "ok\n")
@@ -136,7 +137,7 @@ func readOnlyRun(sim *engine.Simulation, args string) engine.Output {
 		msg := "error: " + err.Error() + "\n"
 		return engine.Output{Stderr: msg, Chunks: []engine.Chunk{{Stderr: true, Text: msg}}, ExitCode: 1}
 	}
-	r := kubectl.Run(&kubectl.Env{Cluster: sim.Cluster, Files: sim.Files}, a)
+	r := kubectl.Run(&kubectl.Env{Cluster: simstore.Cluster(sim), Files: sim.Files}, a)
 	if r.Watch != nil { // refused by Parse; never leave one running
 		r.Watch.Stop()
 	}
@@ -222,7 +223,7 @@ func (iv *Invariants) observe(sim *engine.Simulation) []Check {
 		if c.broken {
 			continue
 		}
-		if ok, msg := c.st.exp.eval(sim.Cluster); !ok {
+		if ok, msg := c.st.exp.eval(simstore.Cluster(sim)); !ok {
 			c.broken = true
 			at := sim.Elapsed()
 			v := Check{Line: c.st.line, Text: c.st.text, Detail: fmt.Sprintf("%s, at t=%s", msg, at), At: at}

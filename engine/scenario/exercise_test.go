@@ -9,6 +9,7 @@ import (
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/internal/enginetest"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
 
 // tolerant is agent with a toleration for the control-plane taint.
@@ -157,7 +158,7 @@ func TestCheckGoalReadOnly(t *testing.T) {
 
 // fingerprint is what a write to the simulation would change.
 func fingerprint(sim *engine.Simulation) string {
-	return fmt.Sprintf("rv=%d seq=%d now=%s files=%d wake=%d\n%s", sim.Cluster.ResourceVersion(), sim.Cluster.LastDecisionSeq(), sim.Elapsed(), len(sim.Files), sim.Cluster.PendingWakeups(),
+	return fmt.Sprintf("rv=%d seq=%d now=%s files=%d wake=%d\n%s", simstore.Cluster(sim).ResourceVersion(), simstore.Cluster(sim).LastDecisionSeq(), sim.Elapsed(), len(sim.Files), simstore.Cluster(sim).PendingWakeups(),
 		sim.Run("kubectl get pods -o wide").Stdout)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/internal/enginetest"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
 
 // expectCluster is a cluster with something for every check: agent running
@@ -106,7 +107,7 @@ func TestExpectChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ok, msg := e.eval(sim.Cluster)
+			ok, msg := e.eval(simstore.Cluster(sim))
 			if ok != tc.ok || !strings.Contains(msg, tc.want) {
 				t.Errorf("eval(%q) = %v, %q; want %v and %q", tc.check, ok, msg, tc.ok, tc.want)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/internal/enginetest"
+	"github.com/dsplayground/dsplay/engine/internal/simstore"
 )
 
 // frames advances rec in n page frames of 16.7 ms.
@@ -78,7 +79,7 @@ func driveRecorder(t testing.TB, rec *engine.Recorder) {
 	must(rec.SetNodeCondition("node-2", "MemoryPressure", "True"))
 	frames(rec, 60)
 	must(rec.SetNodeCondition("node-2", "MemoryPressure", "False"))
-	pods := rec.Live().Cluster.PodsOnNode("node-2")
+	pods := simstore.Cluster(rec.Live()).PodsOnNode("node-2")
 	if len(pods) == 0 {
 		t.Fatal("no pod on node-2")
 	}
@@ -97,7 +98,7 @@ func driveRecorder(t testing.TB, rec *engine.Recorder) {
 	frames(rec, 600)
 	run("kubectl rollout undo ds/agent")
 	must(rec.RemoveNode("cp-2"))
-	run("kubectl delete pod " + rec.Live().Cluster.PodsOnNode("node-1")[0].Name)
+	run("kubectl delete pod " + simstore.Cluster(rec.Live()).PodsOnNode("node-1")[0].Name)
 	frames(rec, 500)
 }
 

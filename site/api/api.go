@@ -38,7 +38,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dsplayground/dsplay/engine/manifest"
+	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/scenario"
 )
 
@@ -415,15 +415,14 @@ func (s *server) acquire(w http.ResponseWriter) bool {
 func (s *server) release() { <-s.sem }
 
 // Validate decodes and validates a manifest as the page's Apply does
-// (engine/manifest.Decode: strict field validation, defaulting, the API
+// (engine.DecodeManifest: strict field validation, defaulting, the API
 // server's validation), without applying it.
 func Validate(text string) ValidateResponse {
 	res := ValidateResponse{Diagnostics: []Diagnostic{}, Objects: []Object{}}
-	docs, err := manifest.Decode("manifest.yaml", text)
+	docs, err := engine.DecodeManifest("manifest.yaml", text, false)
 	if err != nil {
-		var me *manifest.Error
-		if errors.As(err, &me) {
-			for _, d := range me.Diagnostics {
+		if diags, ok := engine.ManifestDiagnostics(err); ok {
+			for _, d := range diags {
 				res.Diagnostics = append(res.Diagnostics, Diagnostic{Line: d.Line, Column: d.Column, Field: d.Field, Message: d.Message, Hint: d.Hint})
 			}
 		} else {
@@ -433,7 +432,7 @@ func Validate(text string) ValidateResponse {
 		return res
 	}
 	if len(docs) == 0 {
-		err := manifest.NoObjectsError("manifest.yaml", "apply")
+		err := engine.NoObjectsError("manifest.yaml", "apply")
 		res.Error = err.Error()
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{Line: 1, Column: 1, Message: err.Error()})
 		return res
@@ -597,7 +596,7 @@ func (z Size) Pods() int {
 // MeasureScenario bounds the size of the cluster sc can build. text is
 // the scenario as sent (its script part is read for `node add` and
 // `kubectl create` lines, `!` negated or not). The files are decoded
-// as the engine applies them (manifest.DecodeWith with field validation
+// as the engine applies them (engine.DecodeManifest with field validation
 // Ignore, `kind: List` unpacked), so block and flow YAML and JSON count
 // alike; a file the engine would refuse is scanned for `kind: Node` and
 // `kind: DaemonSet` in any of those styles instead. Over-counting is fine:
@@ -663,7 +662,7 @@ type kinds struct {
 // it instead (kindScan).
 func countKinds(name, text string) kinds {
 	var k kinds
-	docs, err := manifest.DecodeWith(name, text, manifest.DecodeOptions{FieldValidation: manifest.FieldValidationIgnore})
+	docs, err := engine.DecodeManifest(name, text, true)
 	if err != nil {
 		for _, m := range kindScan.FindAllStringSubmatch(text, -1) {
 			if m[1] == "Node" {
