@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -353,4 +354,14 @@ func (s *Simulation) ExportObjects() []any {
 		}
 	}
 	return objs
+}
+
+// IsInfoLine reports whether a stderr chunk is one of kubectl's
+// informational lines rather than an error: "No resources found." and
+// "No resources found in NS namespace." (kubectl get's printer writes
+// them to stderr, kubectl/pkg/cmd/get/get.go).
+func IsInfoLine(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "No resources found." ||
+		strings.HasPrefix(s, "No resources found in ") && strings.HasSuffix(s, " namespace.") && !strings.Contains(s, "\n")
 }

@@ -595,3 +595,20 @@ func nodeSelectorColumn(sel map[string]string) string {
 	}
 	return strings.Join(sortedLabels(sel), ",")
 }
+
+// RolloutSummary is the rollout in a few words (the page's folded rollout
+// block): RollingUpdate's numbers, or
+// "rolled out · 3/3" (done) once rollout status would say so. OnDelete is
+// never "rolled out": kubectl rollout status refuses it (engine's
+// RolloutDone is true for it, there being nothing to wait for), and its
+// pods change only when deleted, so it says how many run the current
+// template, "OnDelete · 1/3 updated", done only when all of them do.
+func (d DaemonSetView) RolloutSummary() (state string, done bool) {
+	if d.Strategy != "RollingUpdate" {
+		return fmt.Sprintf("%s · %d/%d updated", d.Strategy, d.UpToDate, d.Desired), d.UpToDate >= d.Desired
+	}
+	if d.RolloutDone {
+		return fmt.Sprintf("rolled out · %d/%d", d.UpToDate, d.Desired), true
+	}
+	return fmt.Sprintf("updated %d/%d · available %d/%d", d.UpToDate, d.Desired, d.Available, d.Desired), false
+}

@@ -438,7 +438,7 @@ func (c *console) appendChunks(b js.Value, chunks []engine.Chunk) {
 		cls := "stdout"
 		if ch.Stderr {
 			cls = "stderr"
-			if isInfoLine(ch.Text) {
+			if engine.IsInfoLine(ch.Text) {
 				// kubectl writes it to stderr, but it is no error: keep it
 				// apart from stdout (copying the block copies both) without
 				// the error colour.
@@ -451,16 +451,6 @@ func (c *console) appendChunks(b js.Value, chunks []engine.Chunk) {
 		}
 		b.Call("appendChild", textEl("span", cls, text))
 	}
-}
-
-// isInfoLine reports whether a stderr chunk is one of kubectl's
-// informational lines rather than an error: "No resources found." and
-// "No resources found in NS namespace." (kubectl get's printer writes
-// them to stderr, kubectl/pkg/cmd/get/get.go).
-func isInfoLine(s string) bool {
-	s = strings.TrimSpace(s)
-	return s == "No resources found." ||
-		strings.HasPrefix(s, "No resources found in ") && strings.HasSuffix(s, " namespace.") && !strings.Contains(s, "\n")
 }
 
 func (c *console) note(s string) { c.push(textEl("div", "note", s)) }

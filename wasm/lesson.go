@@ -469,9 +469,9 @@ func navButton(act, text, cls string) js.Value {
 // <em> and <strong> elements (text only: no HTML is parsed).
 func renderMarkdown(parent js.Value, text string) {
 	var ul js.Value
-	for _, b := range parseMarkdownLite(text) {
+	for _, b := range session.ParseMarkdown(text) {
 		var e js.Value
-		if b.item {
+		if b.Item {
 			if ul.IsUndefined() {
 				ul = el("ul", "md-list")
 				parent.Call("appendChild", ul)
@@ -483,16 +483,16 @@ func renderMarkdown(parent js.Value, text string) {
 			e = el("p", "")
 			parent.Call("appendChild", e)
 		}
-		for _, s := range b.spans {
+		for _, s := range b.Spans {
 			switch {
-			case s.code:
-				e.Call("appendChild", textEl("code", "", s.text))
-			case s.strong:
-				e.Call("appendChild", textEl("strong", "", s.text))
-			case s.em:
-				e.Call("appendChild", textEl("em", "", s.text))
+			case s.Code:
+				e.Call("appendChild", textEl("code", "", s.Text))
+			case s.Strong:
+				e.Call("appendChild", textEl("strong", "", s.Text))
+			case s.Em:
+				e.Call("appendChild", textEl("em", "", s.Text))
 			default:
-				e.Call("appendChild", document.Call("createTextNode", s.text))
+				e.Call("appendChild", document.Call("createTextNode", s.Text))
 			}
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // maxEditorBytes caps what Apply takes from the editor: the most
@@ -67,8 +68,8 @@ type app struct {
 	// clock then runs slower than the chosen speed, and the page says so.
 	maxStep time.Duration
 	lagging bool
-	lag     lagMeter // the measured rate of virtual time (lag.go)
-	slowMs  float64  // dsplay.slowFramesForTest: wall ms each frame busy-waits
+	lag     session.LagMeter // the measured rate of virtual time
+	slowMs  float64          // dsplay.slowFramesForTest: wall ms each frame busy-waits
 	// lastAdvance is the virtual time this frame advanced.
 	lastAdvance time.Duration
 	lastTS      float64 // timestamp of the previous animation frame, ms; <0 before the first
@@ -140,7 +141,7 @@ func (a *app) start() (err error) {
 	a.listen(doc.GetElementByID("speed"), "change", func(ev dom.Event) {
 		if f, err := strconv.ParseFloat(ev.Target().Underlying().Get("value").String(), 64); err == nil && f > 0 {
 			a.speed = f
-			a.lag.reset()
+			a.lag.Reset()
 		}
 	})
 	// A background tab gets no animation frames: start the lag measurement
@@ -148,7 +149,7 @@ func (a *app) start() (err error) {
 	// pause is neither lag nor a jump of virtual time (lag.go).
 	a.listen(doc, "visibilitychange", func(dom.Event) {
 		a.lastTS = -1
-		a.lag.reset()
+		a.lag.Reset()
 	})
 	a.listen(doc.GetElementByID("panel-close"), "click", func(dom.Event) { a.view.openPanel("") })
 	a.listen(win, "resize", func(dom.Event) {
@@ -247,9 +248,9 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 	}
 	switch {
 	case a.playing && a.view.stage.holding():
-		a.lag.reset() // the stage holds the clock: not lag
+		a.lag.Reset() // the stage holds the clock: not lag
 	case a.playing:
-		a.showLag(a.lag.frame(ts, a.lastAdvance, a.speed))
+		a.showLag(a.lag.Frame(ts, a.lastAdvance, a.speed))
 	}
 	a.lastAdvance = 0
 	a.kc.pollWatch() // a kubectl get -w prints what changed
@@ -305,7 +306,7 @@ func (a *app) setPlaying(on bool) {
 	}
 	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
 	a.lastTS = -1
-	a.lag.reset()
+	a.lag.Reset()
 	if !on {
 		a.showLag(false)
 	}

@@ -117,7 +117,7 @@ func (a *app) installRecorder(rec *engine.Recorder) {
 	a.ed.lastError = ""
 
 	a.maxStep = maxStep
-	a.lag.reset()
+	a.lag.Reset()
 	a.showLag(false)
 	a.lastTS = -1
 }

@@ -225,7 +225,7 @@ func (v *view) fillRollout(b *rolloutBlock, d engine.DaemonSetView) {
 	if d.UpdateRevision > 0 {
 		short.Call("appendChild", textEl("i", "rev-tag "+revClass(d.UpdateRevision), "r"+strconv.FormatInt(d.UpdateRevision, 10)))
 	}
-	state, done := rolloutShort(d)
+	state, done := d.RolloutSummary()
 	if done {
 		short.Get("classList").Call("add", "done")
 	}
@@ -313,22 +313,6 @@ func (v *view) fillRollout(b *rolloutBlock, d engine.DaemonSetView) {
 	box.Get("classList").Call("toggle", "steady", steady)
 	msg.Set("title", "what kubectl rollout status ds/"+d.Name+" prints now")
 	appendAll(det, row, msg)
-}
-
-// rolloutShort is the folded block's state: RollingUpdate's numbers, or
-// "rolled out · 3/3" (done) once rollout status would say so. OnDelete is
-// never "rolled out": kubectl rollout status refuses it (engine's
-// RolloutDone is true for it, there being nothing to wait for), and its
-// pods change only when deleted, so it says how many run the current
-// template, "OnDelete · 1/3 updated", done only when all of them do.
-func rolloutShort(d engine.DaemonSetView) (state string, done bool) {
-	if d.Strategy != "RollingUpdate" {
-		return fmt.Sprintf("%s · %d/%d updated", d.Strategy, d.UpToDate, d.Desired), d.UpToDate >= d.Desired
-	}
-	if d.RolloutDone {
-		return fmt.Sprintf("rolled out · %d/%d", d.UpToDate, d.Desired), true
-	}
-	return fmt.Sprintf("updated %d/%d · available %d/%d", d.UpToDate, d.Desired, d.Available, d.Desired), false
 }
 
 // livingRevisions counts d's revisions that are current or still have pods.

@@ -1,13 +1,9 @@
-//go:build js && wasm
-
-package main
+package session
 
 import (
 	"testing"
 	"time"
 )
-
-// Run with: GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm
 
 func TestLagMeter(t *testing.T) {
 	for _, tc := range []struct {
@@ -25,10 +21,10 @@ func TestLagMeter(t *testing.T) {
 		// 1,000 nodes at 10x: 1.7 s stalls, each advancing maxFrameStep
 		{"long frames are lag", 1700, 100 * time.Millisecond, 10, true},
 	} {
-		var m lagMeter
+		var m LagMeter
 		got := false
 		for ts := 0.0; ts < 3000; ts += tc.frameMs {
-			got = m.frame(ts, tc.step, tc.speed)
+			got = m.Frame(ts, tc.step, tc.speed)
 		}
 		if got != tc.want {
 			t.Errorf("%s: lagging = %v, want %v", tc.name, got, tc.want)
@@ -36,19 +32,19 @@ func TestLagMeter(t *testing.T) {
 	}
 	// a background tab: the page resets the meter on visibilitychange, so
 	// the gap does not count
-	var m lagMeter
+	var m LagMeter
 	for ts := 0.0; ts < 2000; ts += 16 {
-		m.frame(ts, 16*time.Millisecond, 1)
+		m.Frame(ts, 16*time.Millisecond, 1)
 	}
-	m.reset()
-	if m.frame(60000, 0, 1) {
+	m.Reset()
+	if m.Frame(60000, 0, 1) {
 		t.Errorf("a frame after a hidden page's gap counts as lag")
 	}
 	// without the reset, a long gap with no virtual time is lag
 	for ts := 0.0; ts < 2000; ts += 16 {
-		m.frame(ts, 16*time.Millisecond, 1)
+		m.Frame(ts, 16*time.Millisecond, 1)
 	}
-	if !m.frame(3700, 0, 1) {
+	if !m.Frame(3700, 0, 1) {
 		t.Errorf("a 1.7 s frame that advanced nothing is not lag")
 	}
 }

@@ -1,6 +1,4 @@
-//go:build js && wasm
-
-package main
+package engine
 
 import "testing"
 
@@ -18,8 +16,8 @@ func TestIsInfoLine(t *testing.T) {
 		{"error: the server doesn't have a resource type \"nosuch\"\n", false},
 		{"No resources found in default namespace.\nerror: something else\n", false},
 	} {
-		if got := isInfoLine(tc.text); got != tc.want {
-			t.Errorf("isInfoLine(%q) = %v, want %v", tc.text, got, tc.want)
+		if got := IsInfoLine(tc.text); got != tc.want {
+			t.Errorf("IsInfoLine(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }
