@@ -403,7 +403,6 @@ func TestWasmDirectImports(t *testing.T) {
 		"github.com/dsplayground/dsplay/engine/manifest": true,
 		"github.com/dsplayground/dsplay/engine/scenario": true,
 		"golang.org/x/tools/txtar":                       true,
-		"gopkg.in/yaml.v3":                               true,
 	}
 	seen := map[string]bool{}
 	for _, imp := range strings.Fields(string(out)) {
