@@ -177,3 +177,40 @@ func TestNodesManifest(t *testing.T) {
 		t.Errorf("NewNodes(NodesManifest(1000)) = %d", n)
 	}
 }
+
+// fileKinds' fast reading (YAML nodes only) counts what decoding every
+// object as the engine does counts; where it cannot read plainly
+// (aliases, merge keys, a key twice) it decodes.
+func TestFileKindsAgreesWithDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       kinds
+		plain      bool // read without decoding
+	}{
+		{name: "block", text: "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\n" + testDS, want: kinds{nodes: 1, daemonSets: 1}, plain: true},
+		{name: "flow documents", text: flowNodeDocs("f", 20), want: kinds{nodes: 20}, plain: true},
+		{name: "flow List", text: nodeList("l", 20), want: kinds{nodes: 20}, plain: true},
+		{name: "JSON List", text: jsonNodeList(20), want: kinds{nodes: 20}, plain: true},
+		{name: "generateName", text: generatedNode + "---\n" + generatedNode, want: kinds{generatedNodes: 2}, plain: true},
+		{name: "quoted kind", text: "apiVersion: v1\nkind: \"Node\"\nmetadata: {name: 'a'}\n", want: kinds{nodes: 1}, plain: true},
+		{name: "other kinds", text: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: nginx}]}\n", plain: true},
+		{name: "empty documents", text: "---\n---\n# nothing\n", plain: true},
+		{name: "an aliased kind", text: "apiVersion: v1\nkind: &k Node\nmetadata: {name: a}\n", want: kinds{nodes: 1}, plain: false},
+		{name: "a List of aliased items", text: "apiVersion: v1\nkind: List\nitems:\n- &n {apiVersion: v1, kind: Node, metadata: {name: a}}\n- *n\n", want: kinds{nodes: 2}},
+		{name: "a merge key", text: "apiVersion: v1\nkind: Node\nmetadata:\n  <<: {name: a}\n", want: kinds{nodes: 1}},
+		{name: "not YAML: scanned", text: "kind: Node\nmetadata: {name: a}\nspec: {bogus: [\n", want: kinds{nodes: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var k kinds
+			plain := readObjects(tc.text, k.count) == readPlain
+			if tc.plain && !plain {
+				t.Errorf("not read plainly")
+			}
+			if got, slow := fileKinds("f.yaml", tc.text), decodeKinds("f.yaml", tc.text); got != slow {
+				t.Errorf("fileKinds = %+v, decoding counts %+v", got, slow)
+			} else if got != tc.want {
+				t.Errorf("fileKinds = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
