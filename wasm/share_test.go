@@ -119,7 +119,8 @@ func TestParsePanes(t *testing.T) {
 	}
 }
 
-// (isScenario's cases are session.IsScenario's, tested natively.)
+// fragmentParam reads the page's URL fragment. (The cases of isScenario,
+// once tested here, are session.IsScenario's, tested natively.)
 func TestFragmentParam(t *testing.T) {
 	for hash, want := range map[string]string{"#s=abc": "abc", "#x=1&s=q_-": "q_-", "#s=": "", "": "", "#sx=1": ""} {
 		if got, _ := fragmentParam(hash, "s"); got != want {
