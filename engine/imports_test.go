@@ -42,6 +42,8 @@ var importLayers = map[string]int{
 	"": 4, "internal/componenttest": 4,
 	// what runs on the facade
 	"scenario": 5, "conformance": 5,
+	// what a learner's session is, over scenarios (share, export, replay)
+	"session": 6,
 }
 
 // componentPackages are the packages that must not reach one another, directly
