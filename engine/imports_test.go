@@ -44,7 +44,8 @@ var importLayers = map[string]int{
 	"": 4, "internal/componenttest": 4,
 	// what runs on the facade
 	"scenario": 5, "conformance": 5,
-	// a learner's session on the page (lessons, exercises), over scenarios
+	// what a learner's session is (share, export, replay, lessons,
+	// exercises), over scenarios
 	"session": 6,
 }
 

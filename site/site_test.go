@@ -376,12 +376,11 @@ func TestPruneCache(t *testing.T) {
 }
 
 // TestWasmDirectImports pins what wasm/ (the DOM shell) imports directly:
-// the engine's façade, examples, dom/v2 and the standard library. The
-// shell still reaches into engine packages and parses YAML and txtar
-// itself for logic that belongs in the engine (session state, share and
-// export formats, scenario lines); those imports are listed as pending,
-// and the test fails both on a new import and on a pending one that is
-// gone (strike it from the list).
+// the engine's façade, engine/session, examples, dom/v2 and the standard
+// library. The shell renders views and scenes and forwards what the
+// learner does; everything else (share and export formats, replay limits,
+// lesson and exercise state, scenario lines, YAML) is the engine's, tested
+// natively.
 func TestWasmDirectImports(t *testing.T) {
 	cmd := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./wasm")
 	cmd.Dir = ".."
@@ -396,27 +395,10 @@ func TestWasmDirectImports(t *testing.T) {
 		"github.com/dsplayground/dsplay/examples":       true,
 		"honnef.co/go/js/dom/v2":                        true,
 	}
-	pending := map[string]bool{ // to move behind the façade or into engine/session
-		// share.go (the share log's cluster.NodeOptions)
-		"github.com/dsplayground/dsplay/engine/cluster": true,
-		// importexport.go (the YAML export's kubectl.RenderObject, MarshalYAML)
-		"github.com/dsplayground/dsplay/engine/kubectl": true,
-		// lesson.go, exercise.go, goalcheck.go, share.go
-		"github.com/dsplayground/dsplay/engine/scenario": true,
-		"golang.org/x/tools/txtar":                       true,
-		"gopkg.in/yaml.v3":                               true,
-	}
-	seen := map[string]bool{}
 	for _, imp := range strings.Fields(string(out)) {
-		seen[imp] = true
 		std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
-		if !std && !allowed[imp] && !pending[imp] {
+		if !std && !allowed[imp] {
 			t.Errorf("wasm/ imports %s: the shell renders views and forwards input; logic belongs in the engine", imp)
-		}
-	}
-	for imp := range pending {
-		if !seen[imp] {
-			t.Errorf("wasm/ no longer imports %s: strike it from the pending list", imp)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // Embed mode and the URL's starting state (docs/embedding.md).
@@ -239,14 +240,14 @@ func (a *app) preloadFromURL(q js.Value) bool {
 	switch {
 	case hasFragment(hash):
 		frag, _ := fragmentParam(hash, "s")
-		data, err := decodeFragment(frag)
+		data, err := session.DecodeFragment(frag)
 		if err != nil {
 			// a clean cluster and the error, rather than the default
 			// example the learner did not ask for
 			a.preloadFailed("share link", err)
 			return true
 		}
-		e.what, e.preloadOpts = "share link", scenarioOptions("shared scenario", data)
+		e.what, e.preloadOpts = "share link", session.ScenarioOptions("shared scenario", data)
 		load = func() error { return a.replayInto("shared scenario", data) }
 	case q.Call("has", "lesson").Bool():
 		id := q.Call("get", "lesson").String()

@@ -5,7 +5,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"syscall/js"
 	"time"
@@ -13,7 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // Export and import (the share panel's Files section, and files dropped on
@@ -22,14 +21,9 @@ import (
 //   - Export scenario (.txtar): exportScenario, the whole session; opening
 //     it with Import (or `dsplay run`) gives it back.
 //   - Export objects (.yaml): the cluster's objects as they are now, ready
-//     for `kubectl apply -f` on a fresh playground or a real cluster:
-//     namespaces, DaemonSets, pods no controller owns, ConfigMaps, Secrets,
-//     ServiceAccounts the learner made and every node, as `kubectl get -o
-//     yaml` renders them, with what the API server sets removed (status,
-//     uid, resourceVersion, generation, creationTimestamp, managedFields,
-//     the DaemonSet controller's and kubectl's annotations, a node's pod
-//     CIDRs, taints' timeAdded). Pods a DaemonSet owns are left out: its
-//     controller makes them again.
+//     for `kubectl apply -f` on a fresh playground or a real cluster
+//     (session.ObjectsYAML: what the API server sets is left out, and the
+//     pods a DaemonSet owns, which its controller makes again).
 //   - Import: a .txtar is replayed on a new cluster (the old one stays if
 //     the replay fails: it is tried on a scratch cluster first); any other
 //     file is YAML, put in the editor and applied (errors with line:column
@@ -70,72 +64,7 @@ func (a *app) exportTxtar() {
 // exportYAML downloads the cluster's objects (see the comment at the top).
 func (a *app) exportYAML() {
 	a.flushJobs()
-	download(exportFileName(a, "objects", "yaml"), "application/yaml", objectsYAML(a.rec.Live()))
-}
-
-// objectsYAML renders sim's objects for the YAML export, one document each
-// (engine.Simulation.ExportObjects: namespaces, nodes, ServiceAccounts,
-// ConfigMaps, Secrets, DaemonSets, pods without a controller).
-func objectsYAML(sim *engine.Simulation) string {
-	objs := sim.ExportObjects()
-	var b strings.Builder
-	fmt.Fprintf(&b, "# The DaemonSet Playground's objects at t=%s of virtual time, ready for\n", formatElapsed(sim.Elapsed()))
-	b.WriteString("# `kubectl apply -f` (what the API server sets is left out; pods a DaemonSet owns\n# are made again by its controller).\n")
-	var skipped []string
-	for _, o := range objs {
-		m, err := kubectl.RenderObject(o)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%T", o))
-			continue
-		}
-		stripServerFields(m)
-		y, err := kubectl.MarshalYAML(m)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%T", o))
-			continue
-		}
-		b.WriteString("---\n")
-		b.WriteString(y)
-	}
-	if len(skipped) > 0 {
-		sort.Strings(skipped)
-		fmt.Fprintf(&b, "# (not exported, the playground cannot render them yet: %s)\n", strings.Join(skipped, ", "))
-	}
-	return b.String()
-}
-
-// stripServerFields removes from a rendered object what the API server
-// sets (see the comment at the top of this file).
-func stripServerFields(m map[string]any) {
-	delete(m, "status")
-	if md, ok := m["metadata"].(map[string]any); ok {
-		for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"} {
-			delete(md, k)
-		}
-		if an, ok := md["annotations"].(map[string]any); ok {
-			delete(an, "deprecated.daemonset.template.generation")
-			delete(an, "kubectl.kubernetes.io/last-applied-configuration")
-			if len(an) == 0 {
-				delete(md, "annotations")
-			}
-		}
-	}
-	if m["kind"] == "Node" {
-		if sp, ok := m["spec"].(map[string]any); ok {
-			delete(sp, "podCIDR")
-			delete(sp, "podCIDRs")
-			if ts, ok := sp["taints"].([]any); ok {
-				for _, t := range ts {
-					if tm, ok := t.(map[string]any); ok {
-						delete(tm, "timeAdded")
-					}
-				}
-			}
-			if len(sp) == 0 {
-				delete(m, "spec")
-			}
-		}
-	}
+	download(exportFileName(a, "objects", "yaml"), "application/yaml", session.ObjectsYAML(a.rec.Live()))
 }
 
 // maxImportBytes caps an imported file (the editor's cap).
@@ -167,11 +96,12 @@ func (a *app) importFile(file js.Value) {
 // importText imports a file's text: a scenario (.txtar, or text with a
 // `-- name --` file marker) is replayed on a new cluster (the learner's is
 // set aside, see adopt); anything else is YAML, applied from the editor
-// (refused when it would take the cluster over maxReplayNodes nodes). It
+// (refused when it would take the cluster over session.MaxReplayNodes
+// nodes, session.CheckApply). It
 // returns "" or the error shown.
 func (a *app) importText(name, text string) string {
 	a.tl.leavePast()
-	if isScenario(name, text) {
+	if session.IsScenario(name, text) {
 		if err := a.loadScenario(name, []byte(text)); err != nil {
 			a.importFailed(name, err)
 			return err.Error()
@@ -180,9 +110,7 @@ func (a *app) importText(name, text string) string {
 	}
 	// Count the Node documents before applying: thousands of nodes take
 	// the page's thread for seconds (9,000 flow-style nodes: 13 s).
-	c := a.rec.Live()
-	if n := countNodeDocs(c, text); n > 0 && c.NodeCount()+n > maxReplayNodes {
-		err := fmt.Errorf("it adds %s nodes to the cluster's %s; the playground runs at most %s nodes", thousands(n), thousands(c.NodeCount()), thousands(maxReplayNodes))
+	if err := session.CheckApply(a.rec.Live(), text); err != nil {
 		a.importFailed(name, err)
 		return err.Error()
 	}
@@ -194,24 +122,6 @@ func (a *app) importText(name, text string) string {
 	return a.ed.lastError
 }
 
-// isScenario tells a scenario from a YAML manifest: by its extension, or
-// by a txtar file marker line when the name says neither.
-func isScenario(name, text string) bool {
-	lower := strings.ToLower(name)
-	switch {
-	case strings.HasSuffix(lower, ".txtar"):
-		return true
-	case strings.HasSuffix(lower, ".yaml"), strings.HasSuffix(lower, ".yml"), strings.HasSuffix(lower, ".json"):
-		return false
-	}
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, "-- ") && strings.HasSuffix(strings.TrimRight(l, "\r"), " --") {
-			return true
-		}
-	}
-	return false
-}
-
 // loadScenario replays a scenario on a new cluster: on a scratch Recorder
 // first, within replayScenario's limits (wall-clock budget, node cap).
 // When that fails the page keeps its cluster and the error (file:line,
@@ -219,7 +129,7 @@ func isScenario(name, text string) bool {
 // works the scratch Recorder becomes the page's cluster (adopt), replayed
 // once.
 func (a *app) loadScenario(name string, data []byte) error {
-	o := scenarioOptions(name, data)
+	o := session.ScenarioOptions(name, data)
 	o.StreamRolloutStatus = true // as resetCluster makes the page's
 	scratch := engine.NewRecorder(o)
 	setCheckpoints(scratch)
@@ -318,7 +228,7 @@ func (a *app) replayInto(name string, data []byte) error {
 // errors "could not import".
 func (a *app) importFailed(name string, err error) {
 	msg := fmt.Sprintf("Could not import %s: %v. The cluster is unchanged.", name, err)
-	var stop *replayStopError
+	var stop *session.StopError
 	if errors.As(err, &stop) {
 		what := "The file " + name
 		if strings.HasPrefix(name, "the ") {
@@ -390,7 +300,7 @@ func (a *app) initImportExport() {
 			return
 		}
 		frag, _ := fragmentParam(hash, "s")
-		data, err := decodeFragment(frag)
+		data, err := session.DecodeFragment(frag)
 		if err == nil {
 			err = a.loadScenario("share link", data)
 		}

@@ -9,79 +9,64 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
-// A scenario exported with a context (an exercise or lesson open, the
-// editor's text) gives it back after its replay, and names it in the
-// script's header; one without gives nothing back (old links open as
-// before).
-func TestShareContextRoundTrip(t *testing.T) {
-	defer func(f func(*engine.Recorder, shareContext)) { afterReplay = f }(afterReplay)
-	cases := []struct {
-		name   string
-		ctx    *shareContext
-		header string
-	}{
-		{"exercise", &shareContext{Exercise: "03-ssd-nodes", editorText: "kind: DaemonSet # mine\n"}, "# exercise: 03-ssd-nodes"},
-		{"lesson", &shareContext{Lesson: "01-one-pod-per-node", Step: 2}, "# lesson: 01-one-pod-per-node step 2"},
-		{"editor only", &shareContext{editorText: testDS}, ""},
-		{"none", nil, ""},
+// The page's context (shareContextFor) goes into the exported scenario,
+// and comes back to afterReplay once a replay worked, never after one
+// that failed. (The format's round trip is tested natively in
+// engine/session.)
+func TestShareContextHooks(t *testing.T) {
+	defer func(f func(*engine.Recorder) *session.Context, g func(*engine.Recorder, session.Context)) {
+		shareContextFor, afterReplay = f, g
+	}(shareContextFor, afterReplay)
+	r := testSession(t)
+	shareContextFor = func(rec *engine.Recorder) *session.Context {
+		if rec != r {
+			return nil
+		}
+		return &session.Context{Exercise: "03-ssd-nodes", EditorText: "kind: DaemonSet # mine\n"}
 	}
-	for _, tc := range cases {
+	data := exportScenario(r, "", false)
+	if !strings.Contains(string(txtar.Parse(data).Comment), "# exercise: 03-ssd-nodes\n") {
+		t.Errorf("the script's header lacks the exercise:\n%s", txtar.Parse(data).Comment)
+	}
+	ar := txtar.Parse(data)
+	for i, f := range ar.Files {
+		if f.Name == session.InputsFile {
+			ar.Files[i].Data = []byte(strings.Replace(string(f.Data), `"at":`, `"at":1`, 1))
+		}
+	}
+	bad := txtar.Format(ar)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"replayed", data, true},
+		{"a log whose clock disagrees", bad, false},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
-			sessions[1].do(t, r)
-			data := exportScenarioCtx(r, "", false, tc.ctx)
-			if tc.header != "" && !strings.Contains(string(txtar.Parse(data).Comment), tc.header+"\n") {
-				t.Errorf("the script's header lacks %q:\n%s", tc.header, txtar.Parse(data).Comment)
-			}
-			var got *shareContext
+			var got *session.Context
 			var on *engine.Recorder
-			afterReplay = func(rec *engine.Recorder, c shareContext) { got, on = &c, rec }
-			back := engine.NewRecorder(scenarioOptions("x.txtar", data))
-			if err := replayScenario(back, "x.txtar", data); err != nil {
-				t.Fatal(err)
+			afterReplay = func(rec *engine.Recorder, c session.Context) { got, on = &c, rec }
+			back := engine.NewRecorder(session.ScenarioOptions("x.txtar", tc.data))
+			err := replayScenario(back, "x.txtar", tc.data)
+			if (err == nil) != tc.ok {
+				t.Fatalf("replay: %v, want ok %v", err, tc.ok)
 			}
-			if tc.ctx == nil {
+			if !tc.ok {
 				if got != nil {
-					t.Errorf("a scenario without a context gave back %+v", *got)
-				}
-				if strings.Contains(string(data), `"ctx"`) {
-					t.Errorf("a scenario without a context records one")
+					t.Errorf("the context was given back after a failed replay")
 				}
 				return
 			}
 			if got == nil || on != back {
 				t.Fatalf("no context after the replay (on %p, want %p)", on, back)
 			}
-			want := *tc.ctx
-			if got.Exercise != want.Exercise || got.Lesson != want.Lesson || got.Step != want.Step || got.editorText != want.editorText {
-				t.Errorf("context back %+v, want %+v", *got, want)
+			if got.Exercise != "03-ssd-nodes" || got.EditorText != "kind: DaemonSet # mine\n" {
+				t.Errorf("context back %+v", *got)
 			}
 		})
-	}
-}
-
-// A context whose replay fails is not given back (the page keeps its
-// cluster and opens nothing).
-func TestShareContextNotAfterFailedReplay(t *testing.T) {
-	defer func(f func(*engine.Recorder, shareContext)) { afterReplay = f }(afterReplay)
-	called := false
-	afterReplay = func(*engine.Recorder, shareContext) { called = true }
-	r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
-	sessions[1].do(t, r)
-	data := exportScenarioCtx(r, "", false, &shareContext{Exercise: "03-ssd-nodes"})
-	ar := txtar.Parse(data)
-	for i, f := range ar.Files {
-		if f.Name == inputsFile {
-			ar.Files[i].Data = []byte(strings.Replace(string(f.Data), `"at":`, `"at":1`, 1))
-		}
-	}
-	bad := txtar.Format(ar)
-	if err := replayScenario(engine.NewRecorder(scenarioOptions("x.txtar", bad)), "x.txtar", bad); err == nil {
-		t.Fatal("a log whose clock disagrees replayed")
-	}
-	if called {
-		t.Error("the context was given back after a failed replay")
 	}
 }

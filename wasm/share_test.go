@@ -3,22 +3,19 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/dsplayground/dsplay/engine"
-	"github.com/dsplayground/dsplay/engine/api"
-	"github.com/dsplayground/dsplay/engine/cluster"
-	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/engine/session"
 )
+
+// The share link's formats, replay and limits are tested natively in
+// engine/session; what is tested here needs the browser (or Node): the
+// fragment's compression through CompressionStream, and the page's
+// parsing of its URL.
 
 const testDS = `apiVersion: apps/v1
 kind: DaemonSet
@@ -37,275 +34,48 @@ spec:
         command: ["sleep", "infinity"]
 `
 
-// learnerSession is a learner's session on a Recorder.
-type learnerSession struct {
-	name string
-	opts engine.Options
-	do   func(t *testing.T, r *engine.Recorder)
-}
-
-var sessions = []learnerSession{
-	{"apply and wait", engine.Options{StreamRolloutStatus: true}, func(t *testing.T, r *engine.Recorder) {
-		r.SetFile(manifestFile, testDS)
-		mustApply(t, r, manifestFile, testDS)
-		r.Advance(30 * time.Second)
-	}},
-	{"console, nodes, image change, edit", engine.Options{StreamRolloutStatus: true}, func(t *testing.T, r *engine.Recorder) {
-		r.SetFile(manifestFile, testDS)
-		mustApply(t, r, manifestFile, testDS)
-		r.Advance(12 * time.Second)
-		r.Run("kubectl label nodes node-2 disk=ssd")
-		r.Run("get pods -o wide") // read-only: no step, still an input
-		if err := r.AddNode("node-3", cluster.NodeOptions{Labels: map[string]string{"zone": "b"}, Taints: []api.Taint{{Key: "k", Value: "v", Effect: "NoSchedule"}}}); err != nil {
-			t.Fatal(err)
-		}
-		r.Advance(5 * time.Second)
-		// the editor's text changes, then the console applies it
-		changed := strings.Replace(testDS, "busybox:1.36", "busybox:1.37", 1)
-		r.SetFile(manifestFile, changed)
-		r.Run("kubectl apply -f manifest.yaml")
-		r.Advance(40 * time.Second)
-		out := r.Run("kubectl edit ds agent")
-		if out.Edit == nil {
-			t.Fatalf("kubectl edit opened no editor: %q %q", out.Stdout, out.Stderr)
-		}
-		r.FinishEdit(out.Edit, strings.Replace(out.Edit.Text, "busybox:1.37", "busybox:1.38", 1))
-		if err := r.FailNode("node-1"); err != nil {
-			t.Fatal(err)
-		}
-		r.Advance(70 * time.Second)
-		r.RegistryLack("nginx:9.9")
-		r.Run("kubectl rollout status ds/agent")
-		r.Advance(1500 * time.Millisecond)
-	}},
-	{"empty cluster, seed 7", engine.Options{Empty: true, Seed: 7, StreamRolloutStatus: true}, func(t *testing.T, r *engine.Recorder) {
-		if err := r.AddNode("w-1", cluster.NodeOptions{ControlPlane: true, CPU: "4", Memory: "8Gi", Pods: "30"}); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.AddNode("w-2", cluster.NodeOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		mustApply(t, r, "agent.yaml", testDS)
-		r.Advance(20 * time.Second)
-		if err := r.SetNodeCondition("w-2", "MemoryPressure", "True"); err != nil {
-			t.Fatal(err)
-		}
-		r.Advance(3 * time.Second)
-	}},
-}
-
-func mustApply(t *testing.T, r *engine.Recorder, name, text string) {
+// testSession is a learner's session: the editor's manifest applied, a
+// console command, a node added, 30 s of virtual time.
+func testSession(t *testing.T) *engine.Recorder {
 	t.Helper()
-	if _, err := r.Apply(name, text); err != nil {
+	r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
+	r.SetFile(manifestFile, testDS)
+	if _, err := r.Apply(manifestFile, testDS); err != nil {
 		t.Fatal(err)
 	}
+	r.Run("kubectl label nodes node-2 disk=ssd")
+	r.Apply("w-nodes.yaml", addNodesYAML("w", 3))
+	r.Advance(30 * time.Second)
+	return r
 }
 
-// picture is what a learner sees of a Recorder: the clock, every pod
-// (name, node, phase), every node's taints, and the timeline's steps.
-func picture(r *engine.Recorder) string {
-	var b strings.Builder
-	live := r.Live()
-	fmt.Fprintf(&b, "t=%s\n", live.Elapsed())
-	var pods []string
-	for _, p := range live.Summary().Pods {
-		pods = append(pods, fmt.Sprintf("%s/%s on %q %s %v", p.Namespace, p.Name, p.Node, p.Phase, p.Terminating))
-	}
-	sort.Strings(pods)
-	b.WriteString(strings.Join(pods, "\n") + "\n")
-	snap := live.Snapshot()
-	for _, n := range snap.Nodes {
-		fmt.Fprintf(&b, "node %s %v %v\n", n.Name, n.Labels, len(n.Taints))
-	}
-	for _, d := range snap.DaemonSets {
-		fmt.Fprintf(&b, "ds %s %+v\n", d.Name, d)
-	}
-	for i, st := range r.Steps() {
-		fmt.Fprintf(&b, "step %d at %s input %d: %s (%d decisions)\n", i, st.At, st.Input, st.Label, st.NumDecisions)
-	}
-	return b.String()
-}
-
-// An exported session replays to the same picture: pods (names included),
-// clock, nodes, DaemonSets and timeline steps.
-func TestExportReplaySamePicture(t *testing.T) {
-	for _, s := range sessions {
-		for _, mark := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/markFailures=%v", s.name, mark), func(t *testing.T) {
-				r := engine.NewRecorder(s.opts)
-				s.do(t, r)
-				data := exportScenario(r, "test", mark)
-				o := scenarioOptions("test.txtar", data)
-				if o.Seed != s.opts.Seed || o.Empty != s.opts.Empty {
-					t.Errorf("scenarioOptions = %+v, want seed %d empty %v", o, s.opts.Seed, s.opts.Empty)
-				}
-				o.StreamRolloutStatus = true
-				r2 := engine.NewRecorder(o)
-				if err := replayScenario(r2, "test.txtar", data); err != nil {
-					t.Fatalf("replay: %v\n%s", err, data)
-				}
-				if want, got := picture(r), picture(r2); want != got {
-					t.Errorf("the replay differs.\nrecorded:\n%s\nreplayed:\n%s", want, got)
-				}
-				if len(r2.Inputs()) != len(r.Inputs()) {
-					t.Errorf("replay has %d inputs, the recording %d", len(r2.Inputs()), len(r.Inputs()))
-				}
-				// The archive is a readable scenario: a script and the manifests.
-				ar := txtar.Parse(data)
-				if !strings.HasPrefix(string(ar.Comment), "# title: test\n") {
-					t.Errorf("script starts %q", strings.SplitN(string(ar.Comment), "\n", 2)[0])
-				}
-				if s.opts.Empty && !strings.Contains(string(ar.Comment), "\ncluster empty\n") {
-					t.Errorf("an empty cluster's script lacks `cluster empty`:\n%s", ar.Comment)
-				}
-				// Without the input log, the script alone (scenario.Replay)
-				// reaches the same cluster and clock.
-				var noLog txtar.Archive
-				noLog.Comment = ar.Comment
-				for _, f := range ar.Files {
-					if f.Name != inputsFile {
-						noLog.Files = append(noLog.Files, f)
-					}
-				}
-				r3 := engine.NewRecorder(o)
-				err := replayScenario(r3, "test.txtar", txtar.Format(&noLog))
-				if mark && err != nil {
-					t.Errorf("the marked script does not replay clean: %v", err)
-				}
-				if want, got := clusterOnly(picture(r)), clusterOnly(picture(r3)); want != got {
-					t.Errorf("the script alone replays to another cluster.\nrecorded:\n%s\nscript:\n%s\n%s", want, got, ar.Comment)
-				}
-			})
-		}
-	}
-}
-
-// clusterOnly is a picture without its timeline steps.
-func clusterOnly(pic string) string {
-	var keep []string
-	for _, l := range strings.Split(pic, "\n") {
-		if !strings.HasPrefix(l, "step ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
-
-// The script is scenario.Export's; the input log names only its files.
-func TestExportScript(t *testing.T) {
-	r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
-	sessions[1].do(t, r)
-	ar := txtar.Parse(exportScenario(r, "", true))
-	script := string(ar.Comment)
-	for _, want := range []string{
-		"# title: DaemonSet Playground session\n",
-		"kubectl apply -f manifest.yaml\nadvance 12s\nkubectl label nodes node-2 disk=ssd\nkubectl get pods -o wide\n",
-		"node fail node-1\n",
-		"registry lacks nginx:9.9\n",
-		"kubectl rollout status ds/agent --watch=false\n",
-		"advance 1.5s\n",
-	} {
-		if !strings.Contains(script, want) {
-			t.Errorf("script lacks %q:\n%s", want, script)
-		}
-	}
-	n := 0
-	for _, f := range ar.Files {
-		if f.Name == inputsFile {
-			n++
-		}
-	}
-	if n != 1 || ar.Files[len(ar.Files)-1].Name != inputsFile {
-		t.Errorf("%s is not the one last file", inputsFile)
-	}
-	// scenario.Export wrote every text the log needs: no file of ours.
-	exported := txtar.Parse(scenario.Export(r, scenario.ExportOptions{}))
-	if len(ar.Files) != len(exported.Files)+1 {
-		t.Errorf("%d files, scenario.Export wrote %d (+ %s)", len(ar.Files), len(exported.Files), inputsFile)
-	}
-}
-
-func TestReplayErrors(t *testing.T) {
-	r := engine.NewRecorder(engine.Options{})
-	mustApply(t, r, manifestFile, testDS)
-	good := string(exportScenario(r, "", false))
-	tests := []struct {
-		name, data, want string
+// The fragment the browser's compressor makes is base64url without
+// padding, and session.DecodeFragment (Go's compress/flate) gives the
+// scenario back; its size stays under the link's guard.
+func TestEncodeFragment(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data func(t *testing.T) []byte
 	}{
-		{"missing file", strings.Replace(good, "-- manifest.yaml --", "-- other.yaml --", 1), `names the file "manifest.yaml", which the archive lacks`},
-		{"bad json", strings.Replace(good, `{"v":1`, `{"v":1,,`, 1), "inputs.json: invalid character"},
-		{"version", strings.Replace(good, `{"v":1`, `{"v":9`, 1), "version 9, this page reads version 1"},
-		{"unknown kind", strings.Replace(good, `"k":"apply"`, `"k":"teleport"`, 1), `unknown kind "teleport"`},
-		{"script: unknown command", "kubectl get pods\nadvance 3s\nteleport node-1\n", "x.txtar:3: unknown command"},
-		{"script: bad advance", "advance soon\n", `x.txtar:1: advance wants a duration`},
-		{"script: node error", "node fail nosuch\n", "x.txtar:1: "},
-		{"script: no commands", "# only a comment\n-- a.yaml --\nx: 1\n", "no commands"},
-		{"script: failed assertion", "kubectl get pods\nstdout nothing-like-this\n", "x.txtar:2: no match"},
-	}
-	for _, tc := range tests {
+		{"a session", func(t *testing.T) []byte { return exportScenario(testSession(t), "", false) }},
+		{"empty", func(*testing.T) []byte { return nil }},
+		{"1 MiB of zeros", func(*testing.T) []byte { return make([]byte, session.MaxScenarioBytes) }},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := replayScenario(engine.NewRecorder(engine.Options{}), "x.txtar", []byte(tc.data))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			data := tc.data(t)
+			frag := encodeSync(t, data)
+			if strings.ContainsAny(frag, "+/=#&") {
+				t.Errorf("the fragment is not base64url without padding: %q", frag[:min(40, len(frag))])
+			}
+			back, err := session.DecodeFragment(frag)
+			if err != nil || string(back) != string(data) {
+				t.Fatalf("round trip: %v (%d bytes back of %d)", err, len(back), len(data))
+			}
+			t.Logf("scenario %d bytes, fragment %d characters", len(data), len(frag))
+			if len(frag) > session.MaxShareFragment {
+				t.Errorf("a %d-character fragment, over the %d guard", len(frag), session.MaxShareFragment)
 			}
 		})
-	}
-}
-
-// A hand-written scenario (no input log) replays command by command.
-func TestReplayScript(t *testing.T) {
-	data := "# a lesson's setup\ncluster empty\nnode add a --label disk=ssd\nnode add b\nkubectl apply -f agent.yaml\nstdout created\nwait rollout ds/agent\nadvance 30s\nkubectl label nodes b disk=ssd\n-- agent.yaml --\n" + testDS
-	o := scenarioOptions("x.txtar", []byte(data))
-	if !o.Empty {
-		t.Fatalf("scenarioOptions missed cluster empty: %+v", o)
-	}
-	r := engine.NewRecorder(o)
-	if err := replayScenario(r, "x.txtar", []byte(data)); err != nil {
-		t.Fatal(err)
-	}
-	if got := r.Live().Elapsed(); got <= 30*time.Second || got > 60*time.Second {
-		t.Errorf("clock %s, want 30s after the rollout", got)
-	}
-	var on []string
-	for _, p := range r.Live().Summary().Pods {
-		on = append(on, p.Node)
-	}
-	sort.Strings(on)
-	if strings.Join(on, ",") != "a,b" {
-		t.Errorf("agent pods on %v, want a and b", on)
-	}
-}
-
-func TestFragmentRoundTrip(t *testing.T) {
-	r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
-	sessions[1].do(t, r)
-	data := exportScenario(r, "", false)
-	frag := encodeSync(t, data)
-	if strings.ContainsAny(frag, "+/=#&") {
-		t.Errorf("the fragment is not base64url without padding: %q", frag[:40])
-	}
-	back, err := decodeFragment(frag)
-	if err != nil || string(back) != string(data) {
-		t.Fatalf("round trip: %v", err)
-	}
-	t.Logf("a session of %d inputs: scenario %d bytes, fragment %d characters", len(r.Inputs()), len(data), len(frag))
-	if len(frag) > maxShareFragment {
-		t.Errorf("a typical session needs a %d-character fragment, over the %d guard", len(frag), maxShareFragment)
-	}
-	// the standard alphabet with padding is accepted too
-	std := strings.NewReplacer("-", "+", "_", "/").Replace(frag) + "=="
-	if back, err := decodeFragment(std); err != nil || string(back) != string(data) {
-		t.Errorf("standard base64: %v", err)
-	}
-	if _, err := decodeFragment("!!!"); err == nil || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("garbage: %v", err)
-	}
-	if _, err := decodeFragment(frag[:len(frag)/2]); err == nil {
-		t.Errorf("a cut link decoded without error")
-	}
-	bomb := encodeSync(t, make([]byte, maxScenarioBytes+10))
-	if _, err := decodeFragment(bomb); !errors.Is(err, errTooBig) {
-		t.Errorf("a fragment unpacking past %d bytes: %v", maxScenarioBytes, err)
 	}
 }
 
@@ -330,15 +100,6 @@ func encodeSync(t *testing.T, data []byte) string {
 	return ""
 }
 
-func TestArchiveName(t *testing.T) {
-	used := map[string]bool{"manifest.yaml": true, "manifest.yaml@2": true, "edit.yaml": true}
-	for in, want := range map[string]string{"manifest.yaml": "manifest.yaml@3", "new.yaml": "new.yaml", "": "edit.yaml@2", "a b.yaml": "a_b.yaml"} {
-		if got := archiveName(in, used); got != want {
-			t.Errorf("archiveName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestParsePanes(t *testing.T) {
 	tests := []struct {
 		in            []string
@@ -358,7 +119,9 @@ func TestParsePanes(t *testing.T) {
 	}
 }
 
-func TestFragmentParamAndIsScenario(t *testing.T) {
+// fragmentParam reads the page's URL fragment. (The cases of isScenario,
+// once tested here, are session.IsScenario's, tested natively.)
+func TestFragmentParam(t *testing.T) {
 	for hash, want := range map[string]string{"#s=abc": "abc", "#x=1&s=q_-": "q_-", "#s=": "", "": "", "#sx=1": ""} {
 		if got, _ := fragmentParam(hash, "s"); got != want {
 			t.Errorf("fragmentParam(%q) = %q, want %q", hash, got, want)
@@ -366,102 +129,5 @@ func TestFragmentParamAndIsScenario(t *testing.T) {
 	}
 	if hasFragment("#s=") || !hasFragment("#s=a") {
 		t.Errorf("hasFragment")
-	}
-	for _, tc := range []struct {
-		name, text string
-		want       bool
-	}{
-		{"a.txtar", "kind: x", true},
-		{"a.yaml", "-- a --\n", false},
-		{"A.YML", "", false},
-		{"pasted", "kubectl get pods\n-- a.yaml --\nx: 1\n", true},
-		{"pasted", "apiVersion: v1\nkind: Node\n", false},
-	} {
-		if got := isScenario(tc.name, tc.text); got != tc.want {
-			t.Errorf("isScenario(%q, %q) = %v", tc.name, tc.text, got)
-		}
-	}
-}
-
-// The YAML export holds the learner's objects without what the API server
-// sets, and applies to a fresh cluster to the same objects.
-func TestObjectsYAML(t *testing.T) {
-	r := engine.NewRecorder(engine.Options{})
-	mustApply(t, r, manifestFile, testDS)
-	r.Run("kubectl label nodes node-2 disk=ssd")
-	r.Run("kubectl taint nodes node-1 k=v:NoSchedule")
-	r.Advance(20 * time.Second)
-	y := objectsYAML(r.Live())
-	for _, bad := range []string{"\nstatus:", "uid:", "resourceVersion:", "creationTimestamp:", "managedFields", "timeAdded", "podCIDR", "deprecated.daemonset.template.generation", "last-applied-configuration"} {
-		if strings.Contains(y, bad) {
-			t.Errorf("the export holds %q:\n%s", bad, y)
-		}
-	}
-	if n := strings.Count(y, "\nkind: DaemonSet\n"); n != 1 {
-		t.Errorf("%d DaemonSets exported, want 1", n)
-	}
-	if n := strings.Count(y, "\nkind: Node\n"); n != 3 {
-		t.Errorf("%d nodes exported, want 3", n)
-	}
-	if strings.Contains(y, "\nkind: Pod\n") {
-		t.Errorf("the DaemonSet's pods were exported")
-	}
-	fresh := engine.New(engine.Options{})
-	if _, err := fresh.Apply("objects.yaml", y); err != nil {
-		t.Fatalf("the export does not apply: %v\n%s", err, y)
-	}
-	fresh.Advance(20 * time.Second)
-	n2 := fresh.Snapshot().Nodes[2]
-	if !slices.Contains(n2.Labels, "disk=ssd") {
-		t.Errorf("node-2's label was not carried over: %v", n2.Labels)
-	}
-	if ds := fresh.Summary().DaemonSets; len(ds) != 1 || ds[0].Desired != 1 {
-		t.Errorf("the re-applied DaemonSet: %+v (want 1 desired: node-1 is tainted, control-plane too)", ds)
-	}
-}
-
-// Typical sessions fit in a link (the figures are logged: go test -v).
-func TestTypicalFragmentSizes(t *testing.T) {
-	example := exampleManifests[0].Text
-	tests := []struct {
-		name string
-		do   func(r *engine.Recorder)
-	}{
-		{"the page at load, 30 s later", func(r *engine.Recorder) {
-			r.SetFile(manifestFile, example)
-			r.Apply(manifestFile, example)
-			r.Advance(30 * time.Second)
-		}},
-		{"the example, ds-demo, 5 kubectl commands, 2 node actions", func(r *engine.Recorder) {
-			r.SetFile(manifestFile, example)
-			r.Apply(manifestFile, example)
-			r.Advance(10 * time.Second)
-			r.SetFile(manifestFile, testDS)
-			r.Apply(manifestFile, testDS)
-			for _, c := range []string{"get pods -o wide", "label nodes node-2 disk=ssd", "taint nodes node-1 k=v:NoExecute", "set image ds/agent agent=busybox:1.37", "rollout status ds/agent"} {
-				r.Run("kubectl " + c)
-				r.Advance(7 * time.Second)
-			}
-			r.FailNode("node-2")
-			r.Advance(60 * time.Second)
-			r.RecoverNode("node-2")
-			r.Advance(10 * time.Second)
-		}},
-		{"100 nodes added (dsplay.addNodes)", func(r *engine.Recorder) {
-			r.SetFile(manifestFile, example)
-			r.Apply(manifestFile, example)
-			r.Apply("w-nodes.yaml", addNodesYAML("w", 100))
-			r.Advance(30 * time.Second)
-		}},
-	}
-	for _, tc := range tests {
-		r := engine.NewRecorder(engine.Options{StreamRolloutStatus: true})
-		tc.do(r)
-		data := exportScenario(r, "", false)
-		frag := encodeSync(t, data)
-		t.Logf("%s: %d inputs, scenario %d bytes, fragment %d characters", tc.name, len(r.Inputs()), len(data), len(frag))
-		if len(frag) > maxShareFragment {
-			t.Errorf("%s: %d characters, over the %d guard", tc.name, len(frag), maxShareFragment)
-		}
 	}
 }

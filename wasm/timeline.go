@@ -5,13 +5,13 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // The timeline (#timeline, under the cluster view): every learner action
@@ -184,7 +184,7 @@ func (t *timeline) goTo(i int) {
 	}
 	t.a.view.sn = t.cursorSn
 	t.redrawView()
-	t.a.kc.markTimeline(keptInputs(t.a.rec, i))
+	t.a.kc.markTimeline(session.KeptInputs(t.a.rec, i))
 	t.setPastUI(true)
 	t.draw(true)
 }
@@ -218,7 +218,7 @@ func (t *timeline) branch() error {
 	steps := rec.Steps()
 	i := t.idx
 	at := steps[i].At
-	keep := keptInputs(rec, i)
+	keep := session.KeptInputs(rec, i)
 	if rec.StepAt(at) == i {
 		// Branch(at) reaches exactly this step: no later step shares its time.
 		if err := rec.Branch(at); err != nil {
@@ -228,7 +228,7 @@ func (t *timeline) branch() error {
 		// Several steps at one virtual instant (actions given while the
 		// clock was paused): Branch takes a time, so replay the inputs up
 		// to this step into a new Recorder instead.
-		nr, err := replayToStep(rec, i)
+		nr, err := session.ReplayToStep(rec, i, setCheckpoints)
 		if err != nil {
 			return err
 		}
@@ -253,62 +253,6 @@ func (t *timeline) branch() error {
 	t.draw(true)
 	t.a.setPlaying(t.wasPlaying)
 	return nil
-}
-
-// keptInputs is how many of rec's recorded inputs step i includes: up to
-// and including its own for a learner action; for a step of time passing,
-// up to and including the Advance it happened in (the inputs a branch at
-// the step keeps, see replayToStep and Recorder.Branch).
-func keptInputs(rec *engine.Recorder, i int) int {
-	steps, inputs := rec.Steps(), rec.Inputs()
-	if i < 0 || i >= len(steps) {
-		return len(inputs)
-	}
-	st := steps[i]
-	if st.Input >= 0 {
-		return st.Input + 1
-	}
-	// inputs run in order of time: those begun before the step's instant
-	// (its Advance among them); one begun at it came after the step
-	n := 0
-	for n < len(inputs) && inputs[n].At < st.At {
-		n++
-	}
-	return n
-}
-
-// replayToStep builds a new Recorder from rec's Options and inputs that
-// stands at step i of rec: for a learner action, every input up to it; for
-// a step of time passing, the inputs before its Advance and that Advance
-// cut at the step's time.
-func replayToStep(rec *engine.Recorder, i int) (*engine.Recorder, error) {
-	steps, inputs := rec.Steps(), rec.Inputs()
-	st := steps[i]
-	n, cut := 0, time.Duration(0)
-	if st.Input >= 0 {
-		n = st.Input + 1
-	} else {
-		for k, in := range inputs {
-			if in.Kind == engine.InputAdvance && in.At < st.At && st.At <= in.End {
-				n, cut = k, st.At-in.At
-				break
-			}
-		}
-		if cut == 0 {
-			return nil, fmt.Errorf("step %d: no recorded Advance holds t=%s", i, st.At)
-		}
-	}
-	nr := engine.NewRecorder(rec.Options())
-	setCheckpoints(nr)
-	for _, in := range inputs[:n] {
-		if res := nr.Do(in); res.Err != nil && in.Kind == engine.InputFinishEdit {
-			return nil, res.Err
-		}
-	}
-	if cut > 0 {
-		nr.Advance(cut)
-	}
-	return nr, nil
 }
 
 // redrawView makes the cluster view draw the shown Simulation from
@@ -549,15 +493,8 @@ func (t *timeline) hooks(o js.Value) {
 }
 
 // addNodesYAML is the manifest dsplay.addNodes applies: n Node objects
-// prefix-1 ... prefix-n (a Node manifest joins like a kubelet registering,
-// see engine/manifest planNode), so adding them is one recorded input.
-func addNodesYAML(prefix string, n int) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s-%d\n", prefix, i)
-	}
-	return b.String()
-}
+// prefix-1 ... prefix-n (session.NodesManifest), one recorded input.
+func addNodesYAML(prefix string, n int) string { return session.NodesManifest(prefix, n) }
 
 // dropEdit closes a kubectl edit without saving anything: after a branch
 // its session belongs to a dropped future. The editor gets its manifest

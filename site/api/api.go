@@ -15,7 +15,7 @@
 // 404 unknown endpoint; 405 wrong method (with Allow); 413 body over
 // MaxBody; 415 a POST without Content-Type: application/json; 422 a
 // scenario that may grow the cluster past MaxNodes nodes or MaxPods
-// DaemonSet pods (see MeasureScenario), or whose transcript grew past
+// DaemonSet pods (see session.ScenarioSize), or whose transcript grew past
 // MaxTranscript bytes (the run is stopped; the RunResponse carries the
 // transcript so far, truncated with a marker); 503 when MaxConcurrent
 // requests are busy (Retry-After: 1); 504 a run stopped after Timeout of
@@ -33,13 +33,13 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // Defaults of Options.
@@ -63,7 +63,7 @@ type Options struct {
 	MaxConcurrent int
 	// MaxNodes bounds the nodes a scenario may create (the default
 	// cluster's, `node add` with ranges expanded, and Node documents of its
-	// files; see MeasureScenario; default 5,000).
+	// files; see session.ScenarioSize; default 5,000).
 	MaxNodes int
 	// MaxPods bounds nodes × max(1, DaemonSets), the DaemonSet pods a
 	// scenario may create, which is what a run costs in time and memory
@@ -255,7 +255,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, RunResponse{ExitCode: 2, Failures: []string{err.Error()}})
 			return
 		}
-		if size := MeasureScenario(sc, req.Scenario); size.Nodes > s.o.MaxNodes || size.Pods() > s.o.MaxPods {
+		if size := session.ScenarioSize(sc); size.Nodes > s.o.MaxNodes || size.Pods() > s.o.MaxPods {
 			writeError(w, http.StatusUnprocessableEntity, ErrorResponse{Error: fmt.Sprintf(
 				"the scenario may create %d nodes and %d DaemonSets (%d nodes × %d DaemonSets = %d DaemonSet pods); "+
 					"the API runs scenarios of at most %d nodes and %d pods (run larger ones with `dsplay run`)",
@@ -562,139 +562,6 @@ func (c *polledDeadline) poll() {
 func (c *polledDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
 func (c *polledDeadline) Done() <-chan struct{}       { c.poll(); return c.ch }
 func (c *polledDeadline) Err() error                  { c.poll(); return c.err }
-
-// nodeRange is the one {A..B} range a `node add` NAME may hold.
-var nodeRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)
-
-// huge is the count of anything unbounded (a range past it, a product).
-const huge = 1 << 30
-
-// Size bounds what a scenario may grow the simulated cluster to.
-type Size struct {
-	// Nodes counts the default cluster's 3 nodes (unless `cluster
-	// empty`), each `node add NAME` (B-A+1 for a NAME with a range
-	// {A..B}), each Node document of the scenario's files once (applying
-	// a file twice adds no node), and Node documents named by
-	// metadata.generateName once per `kubectl create` line of the script
-	// (each create makes a new one).
-	Nodes int
-	// DaemonSets counts the DaemonSet documents of the files the same way.
-	DaemonSets int
-}
-
-// Pods is Nodes × max(1, DaemonSets), saturating at 2^30: a bound on the
-// DaemonSet pods the scenario can create (every DaemonSet tolerating
-// every node runs one pod per node), what a run costs.
-func (z Size) Pods() int {
-	p := z.Nodes * max(1, z.DaemonSets)
-	if z.Nodes >= huge || z.DaemonSets >= huge || p > huge {
-		return huge
-	}
-	return p
-}
-
-// MeasureScenario bounds the size of the cluster sc can build. text is
-// the scenario as sent (its script part is read for `node add` and
-// `kubectl create` lines, `!` negated or not). The files are decoded
-// as the engine applies them (engine.DecodeManifest with field validation
-// Ignore, `kind: List` unpacked), so block and flow YAML and JSON count
-// alike; a file the engine would refuse is scanned for `kind: Node` and
-// `kind: DaemonSet` in any of those styles instead. Over-counting is fine:
-// it is a bound, not the cluster's size. The bound holds for everything
-// a scenario can do: nodes come only from the default cluster, `node add`
-// and Node manifests, DaemonSets only from manifests (kubectl has no
-// `create daemonset`), and the files are fixed (`file NAME FROM` copies
-// one, with the same object names).
-func MeasureScenario(sc *scenario.Scenario, text string) Size {
-	var z Size
-	if !sc.Options().Empty {
-		z.Nodes = 3 // engine/cluster AddDefaultNodes
-	}
-	script := text
-	if i := strings.Index(text, "\n-- "); i >= 0 {
-		script = text[:i]
-	} else if strings.HasPrefix(text, "-- ") {
-		script = ""
-	}
-	creates := 0
-	for _, line := range strings.Split(script, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 0 && f[0] == "!" {
-			f = f[1:]
-		}
-		if len(f) >= 2 && (f[0] == "kubectl" || f[0] == "k") && f[1] == "create" {
-			creates++
-		}
-		if len(f) < 3 || f[0] != "node" || f[1] != "add" {
-			continue
-		}
-		if m := nodeRange.FindStringSubmatch(f[2]); m != nil {
-			a, err1 := strconv.Atoi(m[1])
-			b, err2 := strconv.Atoi(m[2])
-			if err1 != nil || err2 != nil || b-a+1 > huge {
-				z.Nodes = huge
-				continue
-			}
-			if b >= a {
-				z.Nodes += b - a + 1
-			}
-			continue
-		}
-		z.Nodes++
-	}
-	for name, content := range sc.Files {
-		k := countKinds(name, content)
-		z.Nodes += k.nodes + k.generatedNodes*max(1, creates)
-		z.DaemonSets += k.daemonSets + k.generatedDaemonSets*max(1, creates)
-	}
-	z.Nodes, z.DaemonSets = min(z.Nodes, huge), min(z.DaemonSets, huge)
-	return z
-}
-
-// kinds counts the Node and DaemonSet documents of a file; generated*
-// are those named by metadata.generateName only.
-type kinds struct {
-	nodes, daemonSets, generatedNodes, generatedDaemonSets int
-}
-
-// countKinds decodes a file as the engine applies it and counts its Node
-// and DaemonSet objects; when the engine would refuse the file, it scans
-// it instead (kindScan).
-func countKinds(name, text string) kinds {
-	var k kinds
-	docs, err := engine.DecodeManifest(name, text, true)
-	if err != nil {
-		for _, m := range kindScan.FindAllStringSubmatch(text, -1) {
-			if m[1] == "Node" {
-				k.nodes++
-			} else {
-				k.daemonSets++
-			}
-		}
-		return k
-	}
-	for _, d := range docs {
-		switch d.Kind {
-		case "Node":
-			if d.Name == "" {
-				k.generatedNodes++
-			} else {
-				k.nodes++
-			}
-		case "DaemonSet":
-			if d.Name == "" {
-				k.generatedDaemonSets++
-			} else {
-				k.daemonSets++
-			}
-		}
-	}
-	return k
-}
-
-// kindScan finds `kind: Node` and `kind: DaemonSet` in block YAML, flow
-// YAML ({kind: Node, ...}) and JSON ("kind":"Node"), quoted or not.
-var kindScan = regexp.MustCompile(`(?m)(?:^|[\s{,\[])["']?kind["']?\s*:\s*["']?(Node|DaemonSet)["']?\s*(?:$|[,}\]\s#])`)
 
 // writeJSON answers v as compact JSON and a newline, with its
 // Content-Length. One buffer holds the encoding (no indented copy: a run's

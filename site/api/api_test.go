@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/scenario"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 const goodDS = `apiVersion: apps/v1
@@ -244,6 +245,9 @@ func TestAPI(t *testing.T) {
 		{name: "run too many nodes in JSON", method: "POST", path: "/api/run",
 			body: jsonBody(RunRequest{Scenario: "node add w-{1..4990}\nkubectl apply -f l.json\n-- l.json --\n" + jsonNodes(8)}), status: 422,
 			check: wantError("may create 5001 nodes")},
+		{name: "run too many generateName nodes, flags before the verb", method: "POST", path: "/api/run",
+			body: jsonBody(RunRequest{Scenario: "node add w-{1..4990}\n" + strings.Repeat("kubectl -n default create -f g.yaml\n", 8) + "-- g.yaml --\napiVersion: v1\nkind: Node\nmetadata: {generateName: g-}\n"}), status: 422,
+			check: wantError("may create 5001 nodes")},
 		{name: "run too many pods", method: "POST", path: "/api/run",
 			body: jsonBody(RunRequest{Scenario: "node add w-{1..997}\nkubectl apply -f ds.yaml\n-- ds.yaml --\n" + daemonSets(21)}), status: 422,
 			check: wantError("(1000 nodes × 21 DaemonSets = 21000 DaemonSet pods); the API runs scenarios of at most 5000 nodes and 20000 pods")},
@@ -414,56 +418,6 @@ func daemonSets(n int) string {
 			"      tolerations: [{operator: Exists}]\n")
 	}
 	return strings.Join(docs, "---\n")
-}
-
-func TestMeasureScenario(t *testing.T) {
-	tests := []struct {
-		name, scenario string
-		nodes, ds      int
-	}{
-		{"default cluster", "kubectl get nodes\n", 3, 0},
-		{"empty cluster", "cluster empty\nkubectl get nodes\n", 0, 0},
-		{"one", "cluster empty\nnode add n1 --label a=b\n", 1, 0},
-		{"range", "cluster empty\nnode add worker-{1..1000}\nnode add w-{5..5}\n", 1001, 0},
-		{"not a node", "cluster empty\nkubectl get node add\n# node add x-{1..9}\n", 0, 0},
-		{"block manifests", "cluster empty\nkubectl apply -f n.yaml\n-- n.yaml --\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: \"Node\"\nmetadata: {name: b}\n---\n" + daemonSets(1), 2, 1},
-		{"block list items", "cluster empty\nkubectl get nodes\n-- l.yaml --\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n", 2, 0},
-		{"flow list items", "cluster empty\nkubectl get nodes\n-- l.yaml --\n" + flowNodes(40), 40, 0},
-		{"JSON list", "cluster empty\nkubectl get nodes\n-- l.json --\n" + jsonNodes(30), 30, 0},
-		{"JSON documents", "cluster empty\nkubectl get nodes\n-- n.json --\n" + `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}}` + "\n", 1, 0},
-		{"DaemonSets", "cluster empty\nnode add w-{1..10}\n-- ds.yaml --\n" + daemonSets(7), 10, 7},
-		{"generateName per create", "cluster empty\nkubectl create -f g.yaml\nkubectl create -f g.yaml\n! k create -f g.yaml\n-- g.yaml --\n" +
-			"apiVersion: v1\nkind: Node\nmetadata: {generateName: n-}\n---\n" + strings.Replace(daemonSets(1), "name: agent-1\n", "generateName: agent-\n", 1), 3, 3},
-		{"refused file is scanned", "cluster empty\nkubectl get nodes\n-- bad.yaml --\nkind: Node\nmetadata: {name: a}\nspec: {bogus: [\n---\n{\"kind\":\"Node\"}\n---\n{kind: DaemonSet, x: 1}\n", 2, 1},
-		{"script only counts script", "cluster empty\nnode add a\n-- f.yaml --\nnode add w-{1..100}\n", 1, 0},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			sc, err := scenario.Parse("s.txtar", []byte(tc.scenario))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := MeasureScenario(sc, tc.scenario); got.Nodes != tc.nodes || got.DaemonSets != tc.ds {
-				t.Errorf("MeasureScenario = %+v, want %d nodes, %d DaemonSets", got, tc.nodes, tc.ds)
-			}
-		})
-	}
-}
-
-func TestSizePods(t *testing.T) {
-	for _, tc := range []struct {
-		z    Size
-		want int
-	}{
-		{Size{Nodes: 3000, DaemonSets: 50}, 150000},
-		{Size{Nodes: 3000}, 3000},
-		{Size{Nodes: 1 << 30, DaemonSets: 1 << 30}, 1 << 30},
-		{Size{Nodes: 1 << 20, DaemonSets: 1 << 20}, 1 << 30},
-	} {
-		if got := tc.z.Pods(); got != tc.want {
-			t.Errorf("%+v.Pods() = %d, want %d", tc.z, got, tc.want)
-		}
-	}
 }
 
 func TestLineCol(t *testing.T) {
@@ -650,7 +604,7 @@ func TestExamplesFitLimits(t *testing.T) {
 		if err != nil {
 			continue // a malformed example is the examples' tests' concern
 		}
-		if z := MeasureScenario(sc, string(b)); z.Nodes > DefaultMaxNodes || z.Pods() > DefaultMaxPods {
+		if z := session.ScenarioSize(sc); z.Nodes > DefaultMaxNodes || z.Pods() > DefaultMaxPods {
 			t.Errorf("%s: %+v (%d pods) is over the API's limits", f, z, z.Pods())
 		}
 	}
