@@ -368,3 +368,52 @@ func TestTimelineBranch(t *testing.T) {
 		t.Fatalf("seek after branch differs:\n%s", firstDiff(want, got))
 	}
 }
+
+// TestPlayback: a playback of a recorded session, stepped in pieces of at
+// most a second, passes through the recorded steps on one Simulation and
+// ends in the live state, byte for byte; the live Simulation is untouched.
+func TestPlayback(t *testing.T) {
+	r := NewRecorder(Options{})
+	if _, err := r.Apply("ds.yaml", sceneDS("  updateStrategy: {type: RollingUpdate}\n")); err != nil {
+		t.Fatal(err)
+	}
+	r.Advance(12 * time.Second)
+	r.Run("kubectl set image ds/ds-demo c=nginx:1.23.3")
+	r.Advance(2500 * time.Millisecond)
+	r.Run("kubectl delete pod -l app=ds-demo")
+	r.Advance(20 * time.Second)
+	live := r.Live()
+	want := compareState(r, live)
+	pb := r.Playback()
+	sim := pb.Sim()
+	steps, waits := 0, 0
+	for !pb.Done() {
+		if _, ok := pb.Next(); !ok {
+			t.Fatal("Next: none before Done")
+		}
+		before := sim.Elapsed()
+		idx, _ := pb.Step(time.Second, func() { waits++ })
+		if idx < 0 || pb.Sim() != sim {
+			t.Fatalf("step %d: input %d, a new Simulation", steps, idx)
+		}
+		if r.Inputs()[idx].Kind == InputAdvance && sim.Elapsed()-before > time.Second {
+			t.Fatalf("an Advance piece of %s, want at most 1s", sim.Elapsed()-before)
+		}
+		steps++
+	}
+	if got := compareState(r, sim); got != want {
+		t.Errorf("the playback ended in another state:\n%s\nwant (live)\n%s", got, want)
+	}
+	if sim.Elapsed() != live.Elapsed() || r.Live() != live {
+		t.Errorf("playback at %s, live at %s", sim.Elapsed(), live.Elapsed())
+	}
+	if steps < 30 {
+		t.Errorf("%d steps: the Advances were not played in pieces", steps)
+	}
+	if waits == 0 {
+		t.Error("the delete's wait was not reported step by step")
+	}
+	if idx, _ := pb.Step(0, nil); idx != -1 {
+		t.Errorf("Step after Done = %d, want -1", idx)
+	}
+}

@@ -248,7 +248,23 @@ func (a *app) preloadFromURL(q js.Value) bool {
 			return true
 		}
 		e.what, e.preloadOpts = "share link", session.ScenarioOptions("shared scenario", data)
-		load = func() error { return a.replayInto("shared scenario", data) }
+		load = func() error {
+			if err := a.replayInto("shared scenario", data); err != nil {
+				return err
+			}
+			if v, _ := fragmentParam(hash, "watch"); v == "1" {
+				// made with "play it from the start": the playback starts
+				// once the page is up
+				var f js.Func
+				f = js.FuncOf(func(js.Value, []js.Value) any {
+					f.Release()
+					a.tl.startWatch()
+					return nil
+				})
+				global.Call("setTimeout", f, 0)
+			}
+			return nil
+		}
 	case q.Call("has", "lesson").Bool():
 		id := q.Call("get", "lesson").String()
 		e.what = "lesson " + id

@@ -206,7 +206,14 @@ func (a *app) showReplayed(name string) {
 	if text, ok := a.rec.Live().Files[manifestFile]; ok {
 		a.ed.setText(text)
 	}
-	a.kc.note(fmt.Sprintf("Replayed %s: %s, now at t=%s.\n", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())))
+	msg := fmt.Sprintf("Replayed %s: %s, now at t=%s.", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed()))
+	if a.tl.ok() && len(a.rec.Inputs()) > 0 {
+		n := textEl("div", "note watch-note", msg+" ")
+		n.Call("appendChild", a.watchButton())
+		a.kc.push(n)
+	} else {
+		a.kc.note(msg + "\n")
+	}
 	a.tl.redrawView()
 	a.tl.draw(true)
 	a.view.render(true)

@@ -156,6 +156,9 @@ func (a *app) initShare() {
 		a.listen(dom.WrapElement(b), "click", func(dom.Event) { s.close() })
 	}
 	a.listen(dom.WrapElement(s.copyBtn), "click", func(dom.Event) { s.copy() })
+	if b := byID("share-watch"); !b.IsNull() {
+		a.listen(dom.WrapElement(b), "change", func(dom.Event) { s.open() })
+	}
 	if b := byID("share-download"); !b.IsNull() {
 		a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.exportTxtar() })
 	}
@@ -277,8 +280,12 @@ func (a *app) shareLink(done func(link string, fragBytes, scenarioBytes int, err
 	if base == "null" || strings.HasPrefix(loc.Get("protocol").String(), "file") {
 		base = strings.SplitN(loc.Get("href").String(), "#", 2)[0]
 	}
+	watch := ""
+	if b := byID("share-watch"); b.Truthy() && b.Get("checked").Bool() {
+		watch = "&watch=1" // whoever opens it watches it play (watch.go)
+	}
 	encodeFragment(sc, func(frag string, err error) {
-		done(base+"#s="+frag, len(frag), len(sc), err)
+		done(base+"#s="+frag+watch, len(frag), len(sc), err)
 	})
 }
 

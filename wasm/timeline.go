@@ -82,6 +82,12 @@ type timeline struct {
 	want int
 	// wasPlaying is whether the clock played when the past was first shown.
 	wasPlaying bool
+	// watching is the playback shown (watch.go), nil when none; watchBtn
+	// starts one.
+	watching *watchRun
+	watchBtn js.Value
+	// watchShown is the past bar's text last written while watching.
+	watchShown string
 }
 
 func newTimeline(a *app) *timeline {
@@ -121,6 +127,7 @@ func newTimeline(a *app) *timeline {
 			t.barText.Set("textContent", "Could not continue from here: "+err.Error())
 		}
 	})
+	t.initWatch()
 	// A click on a strip mark shows that step.
 	a.listen(dom.WrapElement(t.marks), "click", func(ev dom.Event) {
 		m := ev.Underlying().Get("target").Call("closest", "[data-step]")
@@ -156,6 +163,7 @@ func (t *timeline) position() int {
 // goTo shows step i (i >= len(steps) is live; i < 0 the first step).
 func (t *timeline) goTo(i int) {
 	t.a.flushJobs()
+	t.stopWatch()
 	steps := t.a.rec.Steps()
 	if i >= len(steps) {
 		t.toLive()
@@ -192,6 +200,7 @@ func (t *timeline) goTo(i int) {
 // toLive shows the live cluster again (nothing is lost: the live
 // Simulation went on being the same).
 func (t *timeline) toLive() {
+	t.stopWatch()
 	if !t.past {
 		return
 	}
@@ -211,7 +220,7 @@ func (t *timeline) toLive() {
 // branch makes the shown past step live: the recorded future is dropped.
 // The watch and the kubectl edit of the dropped future end.
 func (t *timeline) branch() error {
-	if !t.past {
+	if !t.past || t.watching != nil {
 		return nil
 	}
 	rec := t.a.rec
@@ -296,6 +305,19 @@ func (t *timeline) setPastUI(on bool) {
 			e.Set("disabled", false)
 		}
 	}
+	// a playback (watch.go) is ended by skipping to its end, not branched
+	watching := on && t.watching != nil
+	t.branchBtn.Set("hidden", watching)
+	if watching {
+		t.backBtn.Set("textContent", "Skip to the end")
+		t.bar.Call("setAttribute", "aria-label", "Watching from the start")
+	} else {
+		t.backBtn.Set("textContent", "Back to live")
+		t.bar.Call("setAttribute", "aria-label", "Viewing the past")
+	}
+	if t.watchBtn.Truthy() {
+		t.watchBtn.Set("disabled", watching)
+	}
 }
 
 // blocked reports whether an action must wait because a past step is
@@ -304,6 +326,11 @@ func (t *timeline) setPastUI(on bool) {
 func (t *timeline) blocked() bool {
 	if !t.ok() || !t.past {
 		return false
+	}
+	if t.watching != nil {
+		t.barText.Set("textContent", t.pastText())
+		t.backBtn.Call("focus")
+		return true
 	}
 	t.barText.Set("textContent", t.pastText()+" To change the cluster, go back to live or continue from here.")
 	t.branchBtn.Call("focus")
@@ -319,6 +346,9 @@ func (t *timeline) leavePast() {
 }
 
 func (t *timeline) pastText() string {
+	if t.watching != nil {
+		return t.watchText()
+	}
 	steps := t.a.rec.Steps()
 	if t.idx >= len(steps) {
 		return ""
@@ -337,6 +367,12 @@ func (t *timeline) frame() {
 		return
 	}
 	t.draw(false)
+	if t.watching != nil {
+		if txt := t.watchText(); txt != t.watchShown {
+			t.watchShown = txt
+			t.barText.Set("textContent", txt)
+		}
+	}
 }
 
 // draw updates the slider, the label, the decisions list and the marks.
@@ -463,6 +499,14 @@ func (t *timeline) stepsJS() any {
 func (t *timeline) hooks(o js.Value) {
 	a := t.a
 	o.Set("steps", a.hook("dsplay.steps", func([]js.Value) any { a.flushJobs(); return t.stepsJS() }))
+	o.Set("watch", a.hook("dsplay.watch", func([]js.Value) any { return t.startWatch() }))
+	o.Set("watchState", a.hook("dsplay.watchState", func([]js.Value) any {
+		st := map[string]any{"watching": t.watching != nil, "live": a.rec.Live().Elapsed().Seconds()}
+		if t.watching != nil {
+			st["at"] = t.sim.Elapsed().Seconds()
+		}
+		return st
+	}))
 	o.Set("seekStep", a.hook("dsplay.seekStep", func(args []js.Value) any {
 		if len(args) == 0 || !t.ok() {
 			return "usage: dsplay.seekStep(index)"
