@@ -488,6 +488,8 @@ func urlParam(name string) bool {
 //	                                 happened, the input's index (-1 = time passing), the first
 //	                                 decisions as "COMPONENT ACTION OBJECT: REASON"
 //	dsplay.seekStep(i) -> "" or the error: show step i (the number of steps = live)
+//	dsplay.watch() -> "" or why not: play the session again from an empty cluster (watch.go)
+//	dsplay.watchState() -> {watching, at, live}: the playback's and the live cluster's virtual seconds
 //	dsplay.live()                    show the live cluster again
 //	dsplay.branch() -> "" or the error: continue from the step shown (the future is dropped)
 //	dsplay.viewing() -> {past, step, at, live, checkpoints, checkpointErr}: what the page shows (seconds)
@@ -516,7 +518,7 @@ func urlParam(name string) bool {
 //	dsplay.showHint() -> the next hint, or "" when none is left
 //	dsplay.progress() -> {exercises: {ID: {solved, hints, solution}}, lessons: {ID: {done, step}}} (gallery.go)
 //	dsplay.nextEvent() -> seconds moved: advance to the next moment something changes (stage.go)
-//	dsplay.stage() -> {played, queued, holding, reduced, last: [{kind, pod, node, caption, component, func}]}
+//	dsplay.stage() -> {played, queued, jobs, holding, reduced, last: [{kind, pod, node, caption, component, func}]}
 //	                                 the stage's transitions: how many played, how many wait
 //	dsplay.pace(on) -> on: lesson steps and solutions in slow motion (the default) or at once
 //	dsplay.stepYieldForTest(on, budgetMs) -> ms: lesson steps yield to the browser (true) or play in one call; the longest run without yielding since the last call
