@@ -843,11 +843,13 @@ func (a *app) initStage() {
 			}
 			last = append(last, m)
 		}
+		// holding: the stage plays, or the DaemonSet table still waits for
+		// the frame that draws what it played (drawDaemonSetsHeld)
 		jobs := make([]any, 0, len(st.jobs))
 		for _, j := range st.jobs {
 			jobs = append(jobs, j.tr.Kind+" "+j.tr.Pod+" "+j.tr.Node)
 		}
-		return map[string]any{"played": st.played, "queued": len(st.jobs), "jobs": jobs, "holding": st.holding(), "reduced": st.reduced, "last": last}
+		return map[string]any{"played": st.played, "queued": len(st.jobs), "jobs": jobs, "holding": st.holding() || st.v.dsHeld, "reduced": st.reduced, "last": last}
 	}))
 }
 

@@ -414,7 +414,9 @@ func TestDefaultClusterRunsTheExample(t *testing.T) {
 			t.Errorf("%s shows a reason %q though it runs the pod", n, w)
 		}
 	}
-	// The DaemonSet table counts them.
+	// The DaemonSet table counts them (once the stage has played what
+	// changed: its counts follow the picture).
+	p.waitJS(`!dsplay.stage().holding`, "the stage idle")
 	row := eval[[]string](p, `[...document.querySelectorAll('#ds-rows tr[data-ds="fluentd-elasticsearch"] td')].slice(1).map(td => td.textContent)`)
 	if strings.Join(row, " ") != "2 2 2 2 2 0" {
 		t.Errorf("DaemonSet row (desired current ready up-to-date available misscheduled) = %v, want 2 2 2 2 2 0", row)
