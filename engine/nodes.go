@@ -10,11 +10,15 @@ import (
 
 // AddNode registers a new Ready node the way a joining kubelet does
 // (cluster.NewNode: hostname/os/arch labels, capacity, conditions, a free
-// pod CIDR and InternalIP), then settles. Errors: AlreadyExists.
+// pod CIDR and InternalIP), then settles. Errors: AlreadyExists, or what
+// NodeOptions.Validate finds (a bad name, quantity, label or taint).
 func (s *Simulation) AddNode(name string, o cluster.NodeOptions) error {
 	c := s.store
 	if c.Node(name) != nil {
 		return cluster.AlreadyExists("nodes", name)
+	}
+	if err := o.Validate(name); err != nil {
+		return fmt.Errorf("node %s: %w", name, err)
 	}
 	used := map[string]bool{}
 	for _, n := range c.Nodes() {

@@ -410,3 +410,30 @@ func TestPodCIDR(t *testing.T) {
 		seen[c] = true
 	}
 }
+
+// TestNodeOptionsValidate: what a registering kubelet's Node would be
+// refused for, each with its field.
+func TestNodeOptionsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    NodeOptions
+		want string // "" = valid
+	}{
+		{"node-1", NodeOptions{}, ""},
+		{"w-1", NodeOptions{CPU: "500m", Memory: "8Gi", Pods: "20", Labels: map[string]string{"disk": "ssd", "example.com/gpu": ""}, Taints: []api.Taint{{Key: "gpu", Value: "true", Effect: "NoSchedule"}}}, ""},
+		{"node-1", NodeOptions{CPU: "abc"}, `status.capacity.cpu: Invalid value: "abc": quantities must match`},
+		{"node-1", NodeOptions{Memory: "4 GB"}, `status.capacity.memory: Invalid value: "4 GB"`},
+		{"Node_1", NodeOptions{}, `metadata.name: Invalid value: "Node_1"`},
+		{"", NodeOptions{}, `metadata.name: Invalid value: ""`},
+		{"node-1", NodeOptions{Labels: map[string]string{"bad key": "x"}}, `metadata.labels: Invalid value: "bad key"`},
+		{"node-1", NodeOptions{Taints: []api.Taint{{Key: "k", Effect: "Sometimes"}}}, `spec.taints[0].effect: Unsupported value: "Sometimes"`},
+	} {
+		err := tc.o.Validate(tc.name)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q %+v: %v", tc.name, tc.o, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q %+v: error %v, want %q", tc.name, tc.o, err, tc.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dsplayground/dsplay/engine/api"
 )
@@ -17,6 +19,51 @@ type NodeOptions struct {
 	// CPU and Memory are the node's capacity as quantities ("2", "4Gi");
 	// empty means 2 CPUs and 4Gi. Pods defaults to 110.
 	CPU, Memory, Pods string
+}
+
+// Validate checks a node joining as name with o as the API server checks
+// the Node its kubelet registers (ValidateNode): the name a DNS-1123
+// subdomain, quantities as resource.ParseQuantity takes them, label keys
+// qualified names and values label values, taint keys qualified names,
+// values label values and effects NoSchedule, PreferNoSchedule or
+// NoExecute. The error names the field, as `spec.taints[0].effect:
+// Unsupported value: "X"`; nil when all is well. NewNode panics on a bad
+// quantity: callers that take options from outside (a share link, a hook)
+// validate first (Simulation.AddNode does).
+func (o NodeOptions) Validate(name string) error {
+	if errs := api.IsDNS1123Subdomain(name); len(errs) > 0 {
+		return fmt.Errorf("metadata.name: Invalid value: %q: %s", name, strings.Join(errs, "; "))
+	}
+	for _, q := range []struct{ field, v string }{{"cpu", o.CPU}, {"memory", o.Memory}, {"pods", o.Pods}} {
+		if q.v == "" {
+			continue
+		}
+		if _, err := api.ParseQuantity(q.v); err != nil {
+			return fmt.Errorf("status.capacity.%s: Invalid value: %q: %v", q.field, q.v, err)
+		}
+	}
+	for k, v := range o.Labels {
+		if errs := api.IsQualifiedName(k); len(errs) > 0 {
+			return fmt.Errorf("metadata.labels: Invalid value: %q: %s", k, strings.Join(errs, "; "))
+		}
+		if errs := api.IsValidLabelValue(v); len(errs) > 0 {
+			return fmt.Errorf("metadata.labels: Invalid value: %q: %s", v, strings.Join(errs, "; "))
+		}
+	}
+	for i, t := range o.Taints {
+		if errs := api.IsQualifiedName(t.Key); len(errs) > 0 {
+			return fmt.Errorf("spec.taints[%d].key: Invalid value: %q: %s", i, t.Key, strings.Join(errs, "; "))
+		}
+		if errs := api.IsValidLabelValue(t.Value); len(errs) > 0 {
+			return fmt.Errorf("spec.taints[%d].value: Invalid value: %q: %s", i, t.Value, strings.Join(errs, "; "))
+		}
+		switch t.Effect {
+		case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+		default:
+			return fmt.Errorf("spec.taints[%d].effect: Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", i, t.Effect)
+		}
+	}
+	return nil
 }
 
 // NewNode builds a registered, Ready node the way a kubelet registers one:

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/scenario"
 )
 
@@ -96,6 +97,9 @@ func ReplayUntil(rec *engine.Recorder, name string, data []byte, deadline time.T
 	}
 	if z := LogSize(&lg, files); z.Nodes > MaxReplayNodes {
 		return nil, &StopError{Nodes: z.Nodes, At: z.Where(MaxReplayNodes)}
+	}
+	if err := checkLog(&lg); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	for i, si := range lg.In {
 		if time.Now().After(deadline) {
@@ -336,4 +340,29 @@ func ReplayToStep(rec *engine.Recorder, i int, prepare func(*engine.Recorder)) (
 		nr.Advance(cut)
 	}
 	return nr, nil
+}
+
+// checkLog refuses, before anything runs, a log input the page could not
+// have recorded: a node joining with options the API server would refuse
+// (a bad name, quantity, label or taint: cluster.NodeOptions.Validate) or
+// an Advance of negative time. A recorded action that failed when it was
+// made (a node name already taken) is fine: it fails again, as it did.
+func checkLog(lg *Log) error {
+	for i, si := range lg.In {
+		switch si.K {
+		case engine.InputAddNode:
+			var o cluster.NodeOptions
+			if si.Node != nil {
+				o = *si.Node
+			}
+			if err := o.Validate(si.Name); err != nil {
+				return fmt.Errorf("input %d (%s): %w", i+1, describeInput(si), err)
+			}
+		case engine.InputAdvance:
+			if si.Ms < 0 {
+				return fmt.Errorf("input %d (%s): a negative time", i+1, describeInput(si))
+			}
+		}
+	}
+	return nil
 }

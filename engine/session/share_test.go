@@ -238,9 +238,21 @@ func TestReplayErrors(t *testing.T) {
 	r := engine.NewRecorder(engine.Options{})
 	mustApply(t, r, manifestFile, testDS)
 	good := string(Export(r, ExportOptions{}))
+	withNode := engine.NewRecorder(engine.Options{})
+	if err := withNode.AddNode("w-1", cluster.NodeOptions{CPU: "4", Labels: map[string]string{"disk": "ssd"}}); err != nil {
+		t.Fatal(err)
+	}
+	node := string(Export(withNode, ExportOptions{}))
+	if !strings.Contains(node, `"CPU":"4"`) || !strings.Contains(node, `"disk":"ssd"`) {
+		t.Fatalf("the export does not hold the node options as expected:\n%s", node)
+	}
 	tests := []struct {
 		name, data, want string
 	}{
+		// a link the page could not have made: refused before anything runs
+		{"node cpu", strings.Replace(node, `"CPU":"4"`, `"CPU":"abc"`, 1), `input 1 (node add w-1): status.capacity.cpu: Invalid value: "abc": quantities must match`},
+		{"node label", strings.Replace(node, `"disk":"ssd"`, `"bad key":"ssd"`, 1), `input 1 (node add w-1): metadata.labels: Invalid value: "bad key"`},
+		{"node name", strings.Replace(node, `"name":"w-1"`, `"name":"W 1"`, 1), `metadata.name: Invalid value: "W 1"`},
 		{"missing file", strings.Replace(good, "-- manifest.yaml --", "-- other.yaml --", 1), `names the file "manifest.yaml", which the archive lacks`},
 		{"bad json", strings.Replace(good, `{"v":1`, `{"v":1,,`, 1), "inputs.json: invalid character"},
 		{"version", strings.Replace(good, `{"v":1`, `{"v":9`, 1), "version 9, this page reads version 1"},
