@@ -2,7 +2,11 @@
 
 package main
 
-import "syscall/js"
+import (
+	"fmt"
+	"math"
+	"syscall/js"
+)
 
 // A thin raw syscall/js layer for the many small elements (node cards, pod
 // chips, log lines): dom/v2 wraps every element it returns by testing it
@@ -61,3 +65,29 @@ func trimChildren(parent js.Value, end string, count, max int) int {
 
 // byID returns the element with this id (raw).
 func byID(id string) js.Value { return document.Call("getElementById", id) }
+
+// numberArg is hook argument i as a finite number in [lo, hi], or an
+// error naming what it is for (a script's dsplay call gets an error value,
+// never a panic or a page run out of memory).
+func numberArg(args []js.Value, i int, what string, lo, hi float64) (float64, error) {
+	if i >= len(args) || args[i].Type() != js.TypeNumber {
+		return 0, fmt.Errorf("%s: want a number", what)
+	}
+	f := args[i].Float()
+	if math.IsNaN(f) || f < lo || f > hi {
+		return 0, fmt.Errorf("%s %v: want a number from %v to %v", what, f, lo, hi)
+	}
+	return f, nil
+}
+
+// intArg is numberArg for a whole number.
+func intArg(args []js.Value, i int, what string, lo, hi int) (int, error) {
+	f, err := numberArg(args, i, what, float64(lo), float64(hi))
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) {
+		return 0, fmt.Errorf("%s %v: want a whole number", what, f)
+	}
+	return int(f), nil
+}

@@ -27,6 +27,10 @@ import (
 	"github.com/dsplayground/dsplay/engine/session"
 )
 
+// maxAdvanceSeconds is the most virtual time one dsplay.advance moves
+// (a day; dsplay:step's cap is an hour).
+const maxAdvanceSeconds = 24 * 3600
+
 // maxEditorBytes caps what Apply takes from the editor: the most
 // manifest.Decode accepts (1 MiB; yaml.v3 decodes about 1 MB in 0.6 s in
 // wasm, and a playground manifest is a few kilobytes).
@@ -463,7 +467,7 @@ func urlParam(name string) bool {
 //
 //	dsplay.pause()                   stop virtual time (the Pause button)
 //	dsplay.play()                    start it again at the chosen speed
-//	dsplay.advance(seconds) -> seconds of virtual time since the start, after moving it by seconds and redrawing
+//	dsplay.advance(seconds) -> seconds of virtual time since the start, after moving it by seconds (0 to 86400) and redrawing; or the error
 //	dsplay.apply(yaml) -> string     put yaml in the editor and apply it; "" or the error text
 //	dsplay.run(line) -> {stdout, stderr, exitCode}   one kubectl command, echoed in the kubectl box
 //	dsplay.elapsed() -> seconds of virtual time since the start (of the step shown
@@ -476,7 +480,7 @@ func urlParam(name string) bool {
 //	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
 //	                                 counts since the start; the last Advance, snapshot and
 //	                                 draw, and the longest frame, in ms of wall time
-//	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n
+//	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n (at most 5,000 nodes in all)
 //	dsplay.failNode(name) -> "" or the error: stop the node's kubelet (the node panel's
 //	                                 Fail node; Ready turns Unknown after the 50 s grace period)
 //	dsplay.recoverNode(name) -> "" or the error: start a failed node's kubelet again
@@ -534,7 +538,11 @@ func (a *app) exposeHooks() {
 	o.Set("play", a.hook("dsplay.play", func([]js.Value) any { a.setPlaying(true); return nil }))
 	o.Set("advance", a.hook("dsplay.advance", func(args []js.Value) any {
 		if len(args) > 0 {
-			a.advance(time.Duration(args[0].Float() * float64(time.Second)))
+			s, err := numberArg(args, 0, "dsplay.advance(seconds)", 0, maxAdvanceSeconds)
+			if err != nil {
+				return err.Error()
+			}
+			a.advance(time.Duration(s * float64(time.Second)))
 		}
 		return a.clockElapsed().Seconds()
 	}))
@@ -589,7 +597,12 @@ func (a *app) exposeHooks() {
 		// be on the timeline.
 		a.flushJobs()
 		a.tl.leavePast()
-		prefix, n := args[0].String(), args[1].Int()
+		room := session.MaxReplayNodes - a.rec.Live().NodeCount()
+		n, err := intArg(args, 1, "dsplay.addNodes(prefix, n): n", 1, max(room, 1))
+		if err != nil {
+			return err.Error() + fmt.Sprintf(" (the playground runs at most %d nodes; the cluster has %d)", session.MaxReplayNodes, a.rec.Live().NodeCount())
+		}
+		prefix := args[0].String()
 		if _, err := a.rec.Apply(prefix+"-nodes.yaml", addNodesYAML(prefix, n)); err != nil {
 			return err.Error()
 		}

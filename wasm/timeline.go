@@ -511,9 +511,9 @@ func (t *timeline) hooks(o js.Value) {
 		if len(args) == 0 || !t.ok() {
 			return "usage: dsplay.seekStep(index)"
 		}
-		i := args[0].Int()
-		if i < 0 || i > len(a.rec.Steps()) {
-			return fmt.Sprintf("step %d: outside the timeline (0 to %d; %d is live)", i, len(a.rec.Steps()), len(a.rec.Steps()))
+		i, err := intArg(args, 0, "dsplay.seekStep(index)", 0, len(a.rec.Steps()))
+		if err != nil {
+			return fmt.Sprintf("%v: outside the timeline (0 to %d; %d is live)", err, len(a.rec.Steps()), len(a.rec.Steps()))
 		}
 		t.goTo(i)
 		return ""
