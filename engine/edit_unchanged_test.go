@@ -96,3 +96,27 @@ func TestEditUnchangedCancels(t *testing.T) {
 		})
 	}
 }
+
+// TestEditSameInvalidSaveEnds: a file saved again as it was saved before,
+// after an error, ends the edit (upstream EditOptions.Run compares the
+// save with the previous one, editedDiff), even when comments in it make
+// the text shown differ from the text saved (fuzz inputs that kept the
+// editor open for ever).
+func TestEditSameInvalidSaveEnds(t *testing.T) {
+	for _, text := range []string{"#\x8c\nA", "0\n#\n0", "kind: [\n# x\n"} {
+		s := New(Options{})
+		if _, err := s.Apply("ds.yaml", sceneDS("")); err != nil {
+			t.Fatal(err)
+		}
+		e := s.Run("kubectl edit ds/ds-demo").Edit
+		saves := 0
+		var last Output
+		for ; e != nil && !e.Done() && saves < 5; saves++ {
+			last = s.FinishEdit(e, text)
+			e = last.Edit
+		}
+		if saves != 2 || last.ExitCode != 1 || !strings.Contains(last.Stderr, "error: Edit cancelled, no valid changes were saved.") {
+			t.Errorf("%q: %d saves, the last exit %d stderr %q; want the second to end the edit", text, saves, last.ExitCode, last.Stderr)
+		}
+	}
+}

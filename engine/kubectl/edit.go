@@ -67,7 +67,11 @@ Example resource specifications include:
 //     changes were saved.` (exit 1); the file name is made up, as the
 //     playground has no file system;
 //   - a syntax error reopens the editor with `# The edited file had a
-//     syntax error: ...`;
+//     syntax error: ...`. Saving again a text equal (once converted to
+//     JSON, or with its comment lines dropped where it is not YAML) to the
+//     one saved before, after an error, also ends the edit so (upstream
+//     compares with the previous save, editedDiff), so a file that can
+//     never be valid cannot keep the editor open;
 //   - changing apiVersion, kind or name is refused (`At least one of
 //     apiVersion, kind and name was changed`), as kubectl's patch
 //     preconditions do;
@@ -90,6 +94,7 @@ type EditSession struct {
 	targets   []editTarget
 	original  string // the object text first shown (without the header)
 	shown     string // the text of the latest editor round
+	saved     string // the text saved in the previous round (upstream editedDiff)
 	hadErrors bool
 	done      bool
 }
@@ -260,7 +265,7 @@ func (e *EditSession) finish(inv *invocation, text string) error {
 		return &plainError{"the edit is already finished"}
 	}
 	edited := stripComments(text)
-	if e.hadErrors && editComparable(text) == editComparable(e.shown) {
+	if e.hadErrors && (editComparable(text) == editComparable(e.shown) || editComparable(text) == editComparable(e.saved)) {
 		e.done = true
 		fmt.Fprintf(&inv.errOut, "A copy of your changes has been stored to %q\n", tempFileName(edited, e.Format))
 		return &plainError{"Edit cancelled, no valid changes were saved."}
@@ -278,6 +283,7 @@ func (e *EditSession) finish(inv *invocation, text string) error {
 	var reasons []editReason
 	reopen := func() error {
 		e.hadErrors = true
+		e.saved = text
 		var b strings.Builder
 		b.WriteString(editHeader)
 		for _, r := range reasons {
