@@ -33,16 +33,6 @@ import (
 // through postMessage); `reset` adds a Reset button that restores the
 // preloaded state; `paused` starts the clock paused (main.go).
 
-// defaultPanes are the panes an embed shows without `panes=`.
-var defaultPanes = []string{"cluster", "console"}
-
-// paneNames are the pane names `panes=` takes ("kubectl" is a synonym of
-// "console", "log" of "decisions").
-var paneNames = map[string]string{
-	"editor": "editor", "cluster": "cluster", "console": "console", "kubectl": "console",
-	"timeline": "timeline", "decisions": "decisions", "log": "decisions",
-}
-
 // embedState is what the URL asked for (read once, by initEmbed).
 type embedState struct {
 	embed    bool // embed mode
@@ -94,30 +84,6 @@ func queryValues(q js.Value, name string) []string {
 	return out
 }
 
-// parsePanes turns `panes=` values into pane names, in the page's order,
-// without duplicates; unknown names are returned apart. No value gives the
-// default panes.
-func parsePanes(vals []string) (panes, unknown []string) {
-	seen := map[string]bool{}
-	for _, v := range vals {
-		p, ok := paneNames[strings.ToLower(v)]
-		if !ok {
-			unknown = append(unknown, v)
-			continue
-		}
-		seen[p] = true
-	}
-	for _, p := range []string{"editor", "cluster", "timeline", "console", "decisions"} {
-		if seen[p] {
-			panes = append(panes, p)
-		}
-	}
-	if len(panes) == 0 {
-		panes = defaultPanes
-	}
-	return panes, unknown
-}
-
 // normalizeOrigin is an origin= value as the browser serializes origins
 // (MessageEvent.origin): new URL(o).origin, so the scheme and host are
 // lower-case and a default port goes (HTTP://LOCALHOST:80/ ->
@@ -161,7 +127,7 @@ func (a *app) initEmbed() bool {
 	var unknown []string
 	if e.embed {
 		ds.Set("mode", "embed")
-		e.panes, unknown = parsePanes(queryValues(q, "panes"))
+		e.panes, unknown = session.ParsePanes(queryValues(q, "panes"))
 		ds.Set("panes", strings.Join(e.panes, " "))
 	}
 	if e.readonly {

@@ -2,22 +2,10 @@
 
 package main
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 // The embed's URL and postMessage arguments. (The replay limits once
 // tested here are engine/session's, tested natively: TestReplayLimits.)
-
-func TestStepSecondsOK(t *testing.T) {
-	for s, want := range map[float64]bool{math.NaN(): false, math.Inf(1): false, math.Inf(-1): false, 1e-12: false, 0: false, -1: false,
-		0.0009: false, 0.001: true, 1: true, 3600: true, 3600.5: false} {
-		if got := stepSecondsOK(s); got != want {
-			t.Errorf("stepSecondsOK(%v) = %v, want %v", s, got, want)
-		}
-	}
-}
 
 func TestNormalizeOrigin(t *testing.T) {
 	for _, tc := range []struct {

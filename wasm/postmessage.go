@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // The postMessage API for a page that embeds the playground in an iframe
@@ -41,17 +42,6 @@ import (
 // page ignores messages so marked, so that a reply is never taken for a
 // request (a window posting to itself, two playgrounds framing each other).
 const messageSource = "dsplay-playground"
-
-// maxStepSeconds caps one dsplay:step (a long step freezes the page).
-const maxStepSeconds = 3600
-
-// minStepSeconds is the shortest dsplay:step (1 ms, the share log's unit:
-// a shorter one would move the clock by nothing).
-const minStepSeconds = 0.001
-
-// stepSecondsOK reports whether a dsplay:step's seconds are taken: from
-// minStepSeconds to maxStepSeconds (NaN and ±Inf are not).
-func stepSecondsOK(s float64) bool { return s >= minStepSeconds && s <= maxStepSeconds }
 
 // maxDecisionBatch caps the decisions one dsplay:decisions event carries
 // (the newest; "skipped" counts the rest).
@@ -311,8 +301,8 @@ func (p *postMessenger) handle(typ string, data js.Value) map[string]any {
 	case "dsplay:step":
 		secs := 1.0
 		if v := data.Get("seconds"); !v.IsUndefined() {
-			if v.Type() != js.TypeNumber || !stepSecondsOK(v.Float()) {
-				return errReply(fmt.Errorf("dsplay:step wants {seconds: a number from %g to %d}", minStepSeconds, maxStepSeconds))
+			if v.Type() != js.TypeNumber || !session.StepSecondsOK(v.Float()) {
+				return errReply(fmt.Errorf("dsplay:step wants {seconds: a number from %g to %d}", session.MinStepSeconds, session.MaxStepSeconds))
 			}
 			secs = v.Float()
 		}

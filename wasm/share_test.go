@@ -3,7 +3,6 @@
 package main
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -98,25 +97,6 @@ func encodeSync(t *testing.T, data []byte) string {
 		t.Fatal("CompressionStream never finished")
 	}
 	return ""
-}
-
-func TestParsePanes(t *testing.T) {
-	tests := []struct {
-		in            []string
-		want, unknown []string
-	}{
-		{nil, []string{"cluster", "console"}, nil},
-		{[]string{"timeline", "editor"}, []string{"editor", "timeline"}, nil},
-		{[]string{"kubectl", "LOG", "cluster", "cluster"}, []string{"cluster", "console", "decisions"}, nil},
-		{[]string{"gallery", "editor"}, []string{"editor"}, []string{"gallery"}},
-		{[]string{"nope"}, []string{"cluster", "console"}, []string{"nope"}},
-	}
-	for _, tc := range tests {
-		got, unknown := parsePanes(tc.in)
-		if !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(unknown, tc.unknown) {
-			t.Errorf("parsePanes(%v) = %v, %v; want %v, %v", tc.in, got, unknown, tc.want, tc.unknown)
-		}
-	}
 }
 
 // fragmentParam reads the page's URL fragment. (The cases of isScenario,
