@@ -30,8 +30,10 @@ type console struct {
 	prompt  js.Value
 	cands   js.Value // the completion candidates under the log
 	// waiting is set while a command that waits (delete, drain) plays in
-	// slow motion (submit); Ctrl+C lets it finish at once.
+	// slow motion (submit); Ctrl+C lets it finish at once. typeAhead are
+	// the lines entered meanwhile, run when it returns.
 	waiting, hurry bool
+	typeAhead      []string
 
 	hist   history
 	blocks int
@@ -177,7 +179,11 @@ func (c *console) paste(ev dom.Event) {
 // continued command); an unfinished last command becomes the pending one.
 func (c *console) submit(text string) {
 	if c.waiting {
-		return // a command still waits (the input is read-only meanwhile)
+		// a command still waits: what is typed meanwhile runs when it
+		// returns, as a terminal's type-ahead does
+		c.typeAhead = append(c.typeAhead, text)
+		c.note("queued: " + strings.TrimSpace(text) + " (runs when the waiting command returns; Ctrl+C ends the wait)")
+		return
 	}
 	text = c.pending + text
 	cmds, rest := engine.SplitCommands(text)
@@ -185,22 +191,33 @@ func (c *console) submit(text string) {
 	c.hist.reset()
 	if c.playsWait(cmds) {
 		// a delete or drain waits as on a cluster: its wait plays on the
-		// stage, from a goroutine, the input read-only until it returns
+		// stage, from a goroutine; lines typed meanwhile queue up
 		c.waiting, c.hurry = true, false
-		c.in.Set("readOnly", true)
+		c.in.Get("classList").Call("add", "busy")
 		wasPlaying := c.a.playing
 		go func() {
 			defer func() {
 				c.waiting = false
-				c.in.Set("readOnly", false)
+				c.typeAhead = nil
+				c.in.Get("classList").Call("remove", "busy")
 				if wasPlaying && !c.a.playing {
 					c.a.setPlaying(true) // the clock goes on once the command returns
 				}
 				c.a.view.render(false)
 			}()
 			defer c.a.recoverAt("kubectl command")
-			for _, line := range cmds {
-				c.run(line)
+			for len(cmds) > 0 {
+				for _, line := range cmds {
+					c.hurry = false
+					c.run(line)
+				}
+				// then the lines typed while it waited
+				cmds = nil
+				for _, t := range c.typeAhead {
+					more, _ := engine.SplitCommands(t + "\n")
+					cmds = append(cmds, more...)
+				}
+				c.typeAhead = nil
 			}
 		}()
 		return

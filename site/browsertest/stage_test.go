@@ -343,12 +343,18 @@ func TestStageConsoleDeletePlays(t *testing.T) {
 	p.waitJS(`!!document.querySelector('#kout .block.waiting')`, "the delete waiting in the console")
 	p.waitJS(`[...document.querySelectorAll('.node[data-node="node-1"] .pod.phase-terminating .pod-count')].some(e => /Terminating · \d+s of grace left/.test(e.textContent))`, "the deleted pod Terminating with its countdown while the delete waits")
 	p.shotNow("stage-console-delete")
+	// typed while it waits: queued, run when it returns (type-ahead)
+	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.ID("kubectl"), "kubectl get ds agent\n")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`[...document.querySelectorAll('#kout .note')].some(n => n.textContent.startsWith("queued: kubectl get ds agent"))`, "the typed-ahead command queued")
 	p.waitJS(`!document.querySelector('#kout .block.waiting')`, "the delete to return")
+	p.waitJS(`[...document.querySelectorAll('#kout .block')].some(b => b.textContent.includes("$ kubectl get ds agent") || b.querySelector('.cmd') && b.querySelector('.cmd').textContent.includes("kubectl get ds agent"))`, "the queued command run after the delete")
 	if d := time.Since(start); d < 2*time.Second {
 		t.Errorf("the delete of a pod with a 6 s grace period returned after %s of wall time: its wait did not play", d)
 	}
-	if out, _ := p.lastOutput(); !strings.Contains(out, `pod "`+name+`" deleted`) {
-		t.Errorf("delete output %q", out)
+	if out := eval[string](p, `document.getElementById("kout").textContent`); !strings.Contains(out, `pod "`+name+`" deleted`) {
+		t.Errorf("no delete output in %q", out)
 	}
 	p.advance(15)
 	p.waitJS(`document.querySelectorAll('.node[data-node="node-1"] .pod.phase-running[data-owner="agent"]').length === 1`, "the replacement running on node-1")
