@@ -27,10 +27,10 @@ func GetPodQOS(spec *PodSpec) string {
 					req, hasReq = lim, true
 				}
 				if hasReq && req.Milli > 0 {
-					requests[r] += req.Milli
+					requests[r] = AddMilli(requests[r], req.Milli)
 				}
 				if hasLim && lim.Milli > 0 {
-					limits[r] += lim.Milli
+					limits[r] = AddMilli(limits[r], lim.Milli)
 					found++
 				}
 			}

@@ -170,3 +170,18 @@ func MilliQuantity(milli int64) Quantity {
 	q.Text = q.String()
 	return q
 }
+
+// AddMilli adds two milli-unit values, saturating at math.MaxInt64 (and
+// math.MinInt64): a 1Ei memory request is already MaxInt64 milli-units,
+// and the sums the scheduler and kubectl describe make must not wrap to a
+// negative that fits any node.
+func AddMilli(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
+}

@@ -972,11 +972,11 @@ func podRequestsAndLimits(p *api.Pod) (req, lim map[string][]api.Quantity) {
 		for _, c := range p.Spec.Containers {
 			if q, ok := c.Resources.Requests[r]; ok {
 				req[r] = append(req[r], q)
-				sumReq += q.Milli
+				sumReq = api.AddMilli(sumReq, q.Milli)
 			}
 			if q, ok := c.Resources.Limits[r]; ok {
 				lim[r] = append(lim[r], q)
-				sumLim += q.Milli
+				sumLim = api.AddMilli(sumLim, q.Milli)
 			}
 		}
 		for _, c := range p.Spec.InitContainers {
@@ -999,7 +999,7 @@ func podRequestsAndLimits(p *api.Pod) (req, lim map[string][]api.Quantity) {
 func sumQuantities(qs []api.Quantity) (string, int64) {
 	var milli int64
 	for _, q := range qs {
-		milli += q.Milli
+		milli = api.AddMilli(milli, q.Milli)
 	}
 	if len(qs) == 0 || milli == 0 {
 		return "0", 0

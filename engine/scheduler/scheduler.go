@@ -16,6 +16,7 @@ package scheduler
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -109,8 +110,8 @@ func (cy *cycle) info(n *api.Node) *nodeInfo {
 // add mirrors NodeInfo.AddPod: the pod's requests, its slot and its host ports.
 func (ni *nodeInfo) add(p *api.Pod) {
 	cpu, mem := PodRequests(&p.Spec)
-	ni.cpu += cpu
-	ni.mem += mem
+	ni.cpu = api.AddMilli(ni.cpu, cpu)
+	ni.mem = api.AddMilli(ni.mem, mem)
 	ni.pods = append(ni.pods, p)
 	for _, hp := range podHostPorts(&p.Spec) {
 		ni.ports[hp]++
@@ -126,8 +127,17 @@ func (ni *nodeInfo) remove(p *api.Pod) {
 		}
 		ni.pods = append(ni.pods[:i:i], ni.pods[i+1:]...)
 		cpu, mem := PodRequests(&p.Spec)
-		ni.cpu -= cpu
-		ni.mem -= mem
+		if ni.cpu == math.MaxInt64 || ni.mem == math.MaxInt64 {
+			// a saturated sum cannot be taken apart: count the rest again
+			ni.cpu, ni.mem = 0, 0
+			for _, q := range ni.pods {
+				c, m := PodRequests(&q.Spec)
+				ni.cpu, ni.mem = api.AddMilli(ni.cpu, c), api.AddMilli(ni.mem, m)
+			}
+		} else {
+			ni.cpu -= cpu
+			ni.mem -= mem
+		}
 		for _, hp := range podHostPorts(&p.Spec) {
 			if ni.ports[hp]--; ni.ports[hp] <= 0 {
 				delete(ni.ports, hp)
@@ -160,8 +170,8 @@ func PodRequests(spec *api.PodSpec) (cpu, mem int64) {
 		return 0
 	}
 	for i := range spec.Containers {
-		cpu += req(&spec.Containers[i], api.ResourceCPU)
-		mem += req(&spec.Containers[i], api.ResourceMemory)
+		cpu = api.AddMilli(cpu, req(&spec.Containers[i], api.ResourceCPU))
+		mem = api.AddMilli(mem, req(&spec.Containers[i], api.ResourceMemory))
 	}
 	for i := range spec.InitContainers {
 		cpu = max(cpu, req(&spec.InitContainers[i], api.ResourceCPU))
@@ -344,7 +354,7 @@ func (ni *nodeInfo) usage(cpu, mem int64) int64 {
 		return used * 1000 / alloc
 	}
 	a := ni.node.Status.Allocatable
-	return (frac(ni.cpu+cpu, a[api.ResourceCPU].Milli) + frac(ni.mem+mem, a[api.ResourceMemory].Milli)) / 2
+	return (frac(api.AddMilli(ni.cpu, cpu), a[api.ResourceCPU].Milli) + frac(api.AddMilli(ni.mem, mem), a[api.ResourceMemory].Milli)) / 2
 }
 
 func (ni *nodeInfo) preferScore(p *api.Pod) int {
@@ -482,13 +492,13 @@ func (ni *nodeInfo) insufficientResources(cpu, mem int64) []InsufficientResource
 		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, npods, q.Value()})
 	}
 	if cpu > 0 {
-		if q := alloc[api.ResourceCPU]; ni.cpu+cpu > q.Milli {
+		if q := alloc[api.ResourceCPU]; api.AddMilli(ni.cpu, cpu) > q.Milli {
 			out = append(out, InsufficientResource{api.ResourceCPU, "Insufficient cpu", cpu, ni.cpu, q.Milli})
 		}
 	}
 	if mem > 0 {
 		// memory is kept in milli-units like every quantity; the API unit is the byte.
-		if q := alloc[api.ResourceMemory]; ni.mem+mem > q.Milli {
+		if q := alloc[api.ResourceMemory]; api.AddMilli(ni.mem, mem) > q.Milli {
 			out = append(out, InsufficientResource{api.ResourceMemory, "Insufficient memory", mem / 1000, ni.mem / 1000, q.Milli / 1000})
 		}
 	}
