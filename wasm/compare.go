@@ -247,7 +247,7 @@ func (v *compareView) seek(at time.Duration) {
 	if v.c == nil {
 		return
 	}
-	at = min(max(at, 0), v.c.Elapsed())
+	at = min(max(at, v.c.ChangeAt), v.c.Elapsed())
 	if at >= v.c.Elapsed() {
 		v.toLive()
 		return
@@ -509,6 +509,15 @@ func (v *compareView) drawAll() {
 func (v *compareView) drawScrub(live time.Duration) {
 	if !v.scrub.Truthy() {
 		return
+	}
+	// from the change (before it both sides are the learner's cluster)
+	// to live
+	from := time.Duration(0)
+	if v.c != nil {
+		from = v.c.ChangeAt
+	}
+	if lo := strconv.FormatFloat(from.Seconds(), 'f', 1, 64); v.scrub.Get("min").String() != lo {
+		v.scrub.Set("min", lo)
 	}
 	max := strconv.FormatFloat(live.Seconds(), 'f', 1, 64)
 	if v.scrub.Get("max").String() != max {

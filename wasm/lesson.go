@@ -421,6 +421,9 @@ func (u *lessonsUI) announce(msg string) {
 func (u *lessonsUI) act(b js.Value) {
 	if b.Get("dataset").Get("act").String() == "skip" {
 		u.skip = true // the step plays on at full speed
+		if u.busy {
+			u.a.view.stage.jump(true) // and the stage shows its end, not what was queued
+		}
 		return
 	}
 	if u.busy {
@@ -597,6 +600,7 @@ func (u *lessonsUI) play(label string, work func()) {
 			u.busy = false
 			u.setBusy(false, "")
 			a.view.render(false)
+			a.view.stage.jump(false)
 			if wasPlaying && !a.tl.past {
 				a.setPlaying(true)
 			}

@@ -89,6 +89,9 @@ type stage struct {
 	peek *stagePeek
 	// tol is the taint ↔ toleration lines shown (stagetol.go).
 	tol tolLines
+	// jumping: the page skips to an end (a lesson step's "Skip to end"):
+	// what changes meanwhile is drawn at once, nothing queues.
+	jumping bool
 }
 
 type stageJob struct {
@@ -171,6 +174,15 @@ func (st *stage) reset() {
 	}
 }
 
+// jump drops what is queued and draws what changes from now on at once,
+// until on is false (a lesson step's Skip to end, while it plays on).
+func (st *stage) jump(on bool) {
+	st.jumping = on
+	if on {
+		st.reset()
+	}
+}
+
 // update takes the scene of sim at snap (just drawn by the view) and
 // queues the transitions from the previous one.
 func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
@@ -183,7 +195,7 @@ func (st *stage) update(sim *engine.Simulation, snap engine.Snapshot) {
 	st.indexChips()
 	sc := sim.Scene(snap)
 	var trs []engine.Transition
-	if st.have && st.sim == sim && !v.still && sc.Elapsed >= st.prev.Elapsed {
+	if st.have && st.sim == sim && !v.still && !st.jumping && sc.Elapsed >= st.prev.Elapsed {
 		trs = engine.DiffScenes(st.prev, sc, sim.Decisions(st.seq))
 	} else {
 		st.reset()

@@ -320,6 +320,10 @@ func TestStageLessonSlowMotion(t *testing.T) {
 	p.shotNow("stage-lesson-replay")
 	eval[bool](p, `(document.querySelector('button[data-act="skip"]')||{click(){}}).click(), true`)
 	p.waitJS(`!dsplay.lessonState().busy`, "the replay to end")
+	// Skip to end shows the end: nothing stale is left to play
+	if q := eval[float64](p, `dsplay.stage().queued`); q != 0 {
+		t.Errorf("%v transitions still queued right after Skip to end", q)
+	}
 	if got := eval[int](p, `dsplay.lessonState().step`); got != step {
 		t.Errorf("after the replay the lesson shows step %d, want %d", got, step)
 	}
@@ -431,10 +435,17 @@ func TestStageCompareSurgeScrubs(t *testing.T) {
 		t.Errorf("the maxSurge 1 side never showed a node with its old and new pod side by side:\n%s", eval[string](p, `document.getElementById("cmp-sides").innerText`))
 	}
 	p.shotNow("stage-compare-surge")
-	eval[bool](p, `(r => (r.value = "1", r.dispatchEvent(new Event("input")), true))(document.getElementById("cmp-scrub"))`)
-	p.waitJS(`(s => s.past && s.at === 1)(dsplay.compareState())`, "both sides at t = 1 s")
-	if got := eval[string](p, `document.getElementById("cmp-clock").textContent + " | " + document.getElementById("cmp-scrub-at").textContent`); got != "1.0 s | 1.0 s (past)" {
-		t.Errorf("clock while scrubbed back: %q", got)
+	p.advance(5) // so there is a past to go back to
+	p.frames(2)
+	// the slider spans the comparison: from the change to live
+	lo := eval[float64](p, `+document.getElementById("cmp-scrub").min`)
+	if el := eval[float64](p, `dsplay.compareState().elapsed`); lo <= 0 || lo >= el {
+		t.Errorf("the slider starts at %gs; the comparison runs from its change to %gs", lo, el)
+	}
+	eval[bool](p, fmt.Sprintf(`(r => (r.value = "%g", r.dispatchEvent(new Event("input")), true))(document.getElementById("cmp-scrub"))`, lo+1))
+	p.waitJS(fmt.Sprintf(`(s => s.past && Math.abs(s.at - %g) < 0.01)(dsplay.compareState())`, lo+1), "both sides 1 s after the change")
+	if got, want := eval[string](p, `document.getElementById("cmp-scrub-at").textContent`), fmt.Sprintf("%.1f s (past)", lo+1); got != want {
+		t.Errorf("scrubber label %q, want %q", got, want)
 	}
 	if n := eval[int](p, `document.querySelectorAll('.cmp-side[data-side="OnDelete"] .cmp-pod').length`); n == 0 {
 		t.Error("no pods drawn in the past")
