@@ -240,7 +240,7 @@ func (s *Simulation) Scene(snap Snapshot) Scene {
 		case p.Stage == StageStalled:
 			p.Why = v.Stall
 		}
-		if n != nil && obj != nil {
+		if n != nil && obj != nil && len(n.Taints) > 0 {
 			var ds *api.DaemonSet
 			if v.Owner != "" {
 				ds = c.DaemonSet(v.Namespace, v.Owner)
