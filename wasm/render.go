@@ -14,6 +14,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // maxLogEntries bounds the decision log on screen.
@@ -298,20 +299,9 @@ func (v *view) render(force bool) {
 	}
 }
 
-// formatElapsed renders virtual time as "12.3 s" or "2m 03.4s".
-func formatElapsed(d time.Duration) string {
-	tenths := int64(d / (100 * time.Millisecond))
-	s := float64(tenths) / 10
-	if s < 60 {
-		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-	}
-	m := int64(s) / 60
-	rest := s - float64(m*60)
-	if m < 60 {
-		return fmt.Sprintf("%dm %04.1fs", m, rest)
-	}
-	return fmt.Sprintf("%dh %02dm %04.1fs", m/60, m%60, rest)
-}
+// formatElapsed renders virtual time as "12.3 s" or "2m 03.4s"
+// (session.FormatElapsed: the clock, the log and the exports agree).
+func formatElapsed(d time.Duration) string { return session.FormatElapsed(d) }
 
 // formatLogTime renders a decision's virtual time as the clock does
 // (formatElapsed: "12.3 s", "2m 03.4s"), so the log and the clock agree.
