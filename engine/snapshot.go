@@ -3,11 +3,13 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
 	"github.com/dsplayground/dsplay/engine/kubectl"
 )
@@ -72,6 +74,11 @@ type NodeDaemonView struct {
 	// node-role.kubernetes.io/control-plane:NoSchedule is not tolerated:
 	// ...". Empty when ShouldRun.
 	Reason string
+	// Refused is, when the DaemonSet should run a pod here and none exists
+	// (bound or pending for this node) because the API server refuses the
+	// DaemonSet's pod creates, the refusal (DaemonSetView.CreateRefused);
+	// "" otherwise.
+	Refused string
 }
 
 // PodView is one pod chip.
@@ -165,6 +172,15 @@ type DaemonSetView struct {
 	// when it already counts misscheduled pods, so the status is
 	// recomputed (updateDaemonSetStatus) only at the DaemonSet's next sync.
 	StatusLags bool
+	// CreateRefused is, while a node that should run the DaemonSet's pod
+	// has none, the API server's refusal of the controller's last pod
+	// create, in its words (the newest FailedCreate event's message without
+	// "Error creating: ", e.g. `pods "x-" is forbidden: error looking up
+	// service account default/nosuch: serviceaccount "nosuch" not found`)
+	// when no pod create succeeded since; "" otherwise. The controller
+	// retries with the work queue's back-off (syncDaemonSet returns the
+	// error, processNextWorkItem requeues rate-limited).
+	CreateRefused string
 }
 
 // RevisionView is one ControllerRevision of a DaemonSet, one line of the
@@ -379,7 +395,77 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 	}
 	countRevisionPods(&snap)
 	markStatusLags(&snap)
+	markCreateRefused(c, dss, &snap)
 	return snap
+}
+
+// markCreateRefused sets DaemonSetView.CreateRefused and the Refused of
+// each node verdict that wants a pod it lacks. The events are read only for
+// a DaemonSet that lacks a pod somewhere, so a settled cluster pays nothing.
+// Node views may be shared with the Snapshotter's cache: a node whose
+// verdict changes gets its own copy of Daemons.
+func markCreateRefused(c *cluster.Cluster, dss []*api.DaemonSet, snap *Snapshot) {
+	if len(dss) == 0 {
+		return
+	}
+	pendingFor := map[string]bool{} // "namespace/ds\x00node" of pending daemon pods
+	for _, p := range snap.Pending {
+		if p.Owner != "" && p.Target != "" {
+			pendingFor[p.Namespace+"/"+p.Owner+"\x00"+p.Target] = true
+		}
+	}
+	lacks := func(d NodeDaemonView, node string) bool {
+		return d.ShouldRun && d.Pods == 0 && !pendingFor[d.DaemonSet+"\x00"+node]
+	}
+	refused := make([]string, len(dss))
+	some := false
+	for k, ds := range dss {
+		for _, n := range snap.Nodes {
+			if k < len(n.Daemons) && lacks(n.Daemons[k], n.Name) {
+				refused[k] = lastCreateRefusal(c, ds)
+				break
+			}
+		}
+		snap.DaemonSets[k].CreateRefused = refused[k]
+		some = some || refused[k] != ""
+	}
+	if !some {
+		return
+	}
+	for i := range snap.Nodes {
+		n := &snap.Nodes[i]
+		copied := false
+		for k := range n.Daemons {
+			if k >= len(refused) || refused[k] == "" || !lacks(n.Daemons[k], n.Name) {
+				continue
+			}
+			if !copied {
+				n.Daemons = slices.Clone(n.Daemons)
+				copied = true
+			}
+			n.Daemons[k].Refused = refused[k]
+		}
+	}
+}
+
+// lastCreateRefusal is the message of ds's newest FailedCreate event
+// without "Error creating: " when it is newer than its newest
+// SuccessfulCreate (the DaemonSet controller's events, syncNodes), else "".
+func lastCreateRefusal(c *cluster.Cluster, ds *api.DaemonSet) string {
+	var failed, created *api.Event
+	for _, e := range c.EventsFor("DaemonSet", ds.UID) {
+		switch e.Reason {
+		case "FailedCreate":
+			failed = e
+		case controller.SuccessfulCreateReason:
+			created = e
+		}
+	}
+	if failed == nil || (created != nil && created.LastTimestamp.After(failed.LastTimestamp)) {
+		return ""
+	}
+	msg := strings.TrimPrefix(failed.Message, "(combined from similar events): ")
+	return strings.TrimPrefix(msg, "Error creating: ")
 }
 
 // markStatusLags sets each DaemonSetView's StatusLags from the nodes'

@@ -334,7 +334,7 @@ func (v *view) drawDaemonSets() {
 	}
 	v.dsNames = names.String()
 	for _, d := range v.snap.DaemonSets {
-		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","))
+		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","), d.CreateRefused)
 	}
 	key := b.String()
 	if v.multiNS {
@@ -370,6 +370,16 @@ func (v *view) drawDaemonSets() {
 		}
 		tr.Call("appendChild", ms)
 		v.dsRows.Call("appendChild", tr)
+		if d.CreateRefused != "" {
+			// The controller's FailedCreate, which describe ds shows: the
+			// reason CURRENT stays below DESIRED.
+			note := el("tr", "refused")
+			note.Get("dataset").Set("dsKey", d.Namespace+"/"+d.Name)
+			td := textEl("td", "", "⊘ the API server refuses its pods: "+refusalCause(d.CreateRefused))
+			td.Set("colSpan", 7)
+			td.Set("title", "FailedCreate (kubectl describe ds "+d.Name+"): "+d.CreateRefused+"\nThe DaemonSet controller retries with back-off; fix the cause and its next retry creates the pods.")
+			v.dsRows.Call("appendChild", appendAll(note, td))
+		}
 	}
 }
 
@@ -585,9 +595,13 @@ func tileState(n *engine.NodeView, pinned int) (int, string) {
 	}
 	pods[tilePending] += pinned
 	missing, missched := 0, 0
+	refused := ""
 	for _, d := range n.Daemons {
 		if d.ShouldRun && d.Pods == 0 {
 			missing++
+		}
+		if d.Refused != "" && refused == "" {
+			refused = d.Name + ": the API server refuses its pod (" + refusalCause(d.Refused) + ")"
 		}
 		if d.Misscheduled {
 			missched++
@@ -625,6 +639,9 @@ func tileState(n *engine.NodeView, pinned int) (int, string) {
 	}
 	if missched > 0 {
 		fmt.Fprintf(&b, " · %d misscheduled", missched)
+	}
+	if refused != "" {
+		b.WriteString("\n" + refused)
 	}
 	b.WriteString("\n(click for every check)")
 	return st, b.String()
@@ -846,6 +863,8 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			fmt.Fprintf(&b, "m\x01%s\x01%s\x01%t\x01%t\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason, d.ShouldContinueRunning, v.statusLags[d.DaemonSet])
 		case d.Reason != "" && d.Pods == 0:
 			fmt.Fprintf(&b, "n\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Reason)
+		case d.Refused != "":
+			fmt.Fprintf(&b, "r\x01%s\x01%s\x00", v.dsLabel(dsNamespace(d), d.Name), d.Refused)
 		}
 	}
 	if wk := b.String(); wk != c.whyKey {
@@ -856,14 +875,21 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 		// short with several DaemonSets (the node panel lists each).
 		// data-ds then names them space-separated.
 		type whyLine struct {
-			missched, kept      bool
-			reason              string
-			labels, names, keys []string
+			missched, kept, refused bool
+			reason                  string
+			labels, names, keys     []string
 		}
 		var lines []*whyLine
 		for _, d := range n.Daemons {
 			missched := d.Misscheduled
-			if !missched && (d.Reason == "" || d.Pods != 0) {
+			// refused: the node should run the pod, but the API server
+			// refuses the DaemonSet's creates (engine.NodeDaemonView.Refused).
+			refused := !missched && d.Refused != ""
+			reason := d.Reason
+			if refused {
+				reason = d.Refused
+			}
+			if !missched && !refused && (d.Reason == "" || d.Pods != 0) {
 				continue
 			}
 			// kept: a pod the controller keeps (shouldContinueRunning) that
@@ -871,12 +897,12 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			kept := missched && d.ShouldContinueRunning && v.statusLags[d.DaemonSet]
 			var w *whyLine
 			for _, l := range lines {
-				if l.missched == missched && l.kept == kept && l.reason == d.Reason {
+				if l.missched == missched && l.kept == kept && l.refused == refused && l.reason == reason {
 					w = l
 				}
 			}
 			if w == nil {
-				w = &whyLine{missched: missched, kept: kept, reason: d.Reason}
+				w = &whyLine{missched: missched, kept: kept, refused: refused, reason: reason}
 				lines = append(lines, w)
 			}
 			w.labels = append(w.labels, v.dsLabel(dsNamespace(d), d.Name))
@@ -893,13 +919,20 @@ func (c *nodeCard) update(v *view, n engine.NodeView, selected bool) {
 			case w.missched:
 				li = el("li", "missched")
 				li.Set("textContent", label+" pod misscheduled: "+shortReason(w.reason))
+			case w.refused:
+				li = el("li", "refused")
+				li.Set("textContent", "no "+label+" pod: the API server refuses it ("+refusalCause(w.reason)+")")
 			default:
 				li = el("li", "")
 				li.Set("textContent", "no "+label+" pod: "+shortReason(w.reason))
 			}
 			li.Get("dataset").Set("ds", strings.Join(w.names, " "))
 			li.Get("dataset").Set("dsKey", strings.Join(w.keys, " "))
-			li.Set("title", w.reason+"\n(click the node for every check)")
+			if w.refused {
+				li.Set("title", "kubectl describe ds shows FailedCreate: "+w.reason+"\nThe DaemonSet controller retries with back-off (5 ms doubling up to 1000 s); fix the cause and its next retry creates the pod.")
+			} else {
+				li.Set("title", w.reason+"\n(click the node for every check)")
+			}
 			c.why.Call("appendChild", li)
 		}
 	}
@@ -953,6 +986,16 @@ func dsNamespace(d engine.NodeDaemonView) string {
 
 // shortReason keeps a check's detail up to its first ": " ("taint
 // key:NoSchedule is not tolerated"); the panel and the tooltip show all of it.
+// refusalCause is the last clause of an API server refusal: `pods "x-" is
+// forbidden: error looking up service account default/sa: serviceaccount
+// "sa" not found` gives `serviceaccount "sa" not found`.
+func refusalCause(s string) string {
+	if i := strings.LastIndex(s, ": "); i >= 0 && i+2 < len(s) {
+		return s[i+2:]
+	}
+	return s
+}
+
 func shortReason(s string) string {
 	if i := strings.Index(s, ": "); i > 0 {
 		return s[:i]
@@ -1430,6 +1473,10 @@ func (v *view) drawPanel() {
 			ul.Call("appendChild", textEl("li", "", "no checks reported"))
 		}
 		box.Call("appendChild", ul)
+		if d.Refused != "" {
+			// shouldRun, and syncNodes tried: the API server said no.
+			box.Call("appendChild", textEl("p", "refused", "syncNodes: the API server refused the pod ("+d.Refused+"). The controller retries with back-off; kubectl describe ds "+d.Name+" shows the FailedCreate events."))
+		}
 		body.Call("appendChild", box)
 	}
 }
