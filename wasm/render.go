@@ -203,6 +203,12 @@ func newView(a *app) *view {
 	a.listen(nodes, "keydown", func(ev dom.Event) {
 		if k := ev.Underlying().Get("key").String(); k == "Enter" || k == " " {
 			ev.PreventDefault()
+			// a focused pod chip acts as clicked: its history, its
+			// toleration lines pinned and its node's panel (stage.go)
+			if chip := ev.Underlying().Get("target"); chip.Get("classList").Call("contains", "pod").Bool() {
+				chip.Call("click")
+				return
+			}
 			toggle(ev)
 		}
 	})
@@ -984,8 +990,6 @@ func dsNamespace(d engine.NodeDaemonView) string {
 	return ns
 }
 
-// shortReason keeps a check's detail up to its first ": " ("taint
-// key:NoSchedule is not tolerated"); the panel and the tooltip show all of it.
 // refusalCause is the last clause of an API server refusal: `pods "x-" is
 // forbidden: error looking up service account default/sa: serviceaccount
 // "sa" not found` gives `serviceaccount "sa" not found`.
@@ -996,6 +1000,8 @@ func refusalCause(s string) string {
 	return s
 }
 
+// shortReason keeps a check's detail up to its first ": " ("taint
+// key:NoSchedule is not tolerated"); the panel and the tooltip show all of it.
 func shortReason(s string) string {
 	if i := strings.Index(s, ": "); i > 0 {
 		return s[:i]
@@ -1029,6 +1035,8 @@ func (v *view) placeChip(p engine.PodView, node string, parent js.Value, pair bo
 		c.el.Get("dataset").Set("pod", p.Name)
 		c.el.Get("dataset").Set("podKey", c.key)
 		c.el.Get("dataset").Set("owner", p.Owner)
+		c.el.Call("setAttribute", "tabindex", "0")
+		c.el.Call("setAttribute", "aria-label", "pod "+p.Name+" (Enter shows its history)")
 		c.rev = el("span", "rev-tag")
 		appendAll(c.el, c.name, c.rev, c.status, c.image, c.why)
 		v.chips[key] = c

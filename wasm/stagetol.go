@@ -45,6 +45,13 @@ func (st *stage) initTolerations(a *app) {
 		}
 	}
 	a.listen(dom.WrapElement(st.v.nodesBox), "mouseover", over)
+	// a pod chip focused from the keyboard shows them as the pointer does
+	a.listen(dom.WrapElement(st.v.nodesBox), "focusin", over)
+	a.listen(dom.WrapElement(st.v.nodesBox), "focusout", func(dom.Event) {
+		if !st.tol.pinned {
+			st.clearTolerations()
+		}
+	})
 	a.listen(dom.WrapElement(st.v.nodesBox), "mouseleave", func(dom.Event) {
 		if !st.tol.pinned {
 			st.clearTolerations()

@@ -215,6 +215,17 @@ func TestStageTolerationLines(t *testing.T) {
 	}
 	eval[bool](p, `document.getElementById("nodes").dispatchEvent(new MouseEvent("mouseleave")), true`)
 	p.waitJS(`!document.querySelector('svg.tol-lines') && !document.querySelector('.taint.tol-no, .taint.tol-ok')`, "the lines gone with the pointer")
+
+	// From the keyboard: a pod chip takes the focus (Tab reaches it), shows
+	// its lines while focused, and Enter opens its history as a click does.
+	if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.CSS(`.node[data-node="control-plane"] .pod[data-owner="agent"]`))); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.activeElement.matches('.pod[data-owner="agent"]') && document.querySelectorAll('.node[data-node="control-plane"] svg.tol-lines path.tol-ok').length === 1`, "the focused pod's toleration line")
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`!!document.querySelector('.pod-history')`, "Enter on the focused pod to open its history")
 	p.checkConsole()
 }
 
