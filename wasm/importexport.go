@@ -151,21 +151,20 @@ var errImportCancelled = errors.New("cancelled: your cluster was kept")
 // adopt makes rec (a replayed scratch Recorder) the page's cluster, as
 // resetCluster would a new one (installRecorder, then resetHooks: a lesson
 // or exercise shown ends). The learner's own cluster is not lost: it is
-// set aside as opening a lesson sets it aside (lessonsUI.stash, when it
-// holds any action of theirs and is not a lesson's), and the console
-// offers "Restore my cluster" (lessonsUI.restoreStash; the lessons
-// gallery and panel offer it too). A page without the lessons UI asks
-// first (window.confirm) instead.
+// set aside as opening a lesson sets it aside (lessonsUI.setAside; a
+// cluster opened over one already set aside is not kept in its place),
+// and the console offers "Restore my cluster" (lessonsUI.restoreStash; the
+// lessons gallery and panel offer it too). A page without the lessons UI
+// asks first (window.confirm) instead.
 func (a *app) adopt(rec *engine.Recorder, name string) error {
 	if a.view == nil || a.tl == nil || a.kc == nil || a.ed == nil {
 		return errNoPage
 	}
 	var stashed *engine.Recorder
+	fresh := false
 	if u := lessons; u != nil {
-		if u.rec != a.rec && u.hasWork(a.rec) {
-			u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
-			stashed = a.rec
-		}
+		fresh = u.setAside()
+		stashed = u.aside.Held()
 	} else if (*lessonsUI)(nil).hasWork(a.rec) && !global.Call("confirm", fmt.Sprintf("Open %s? It replaces your cluster (t = %s).", name, formatElapsed(a.rec.Live().Elapsed()))).Bool() {
 		return errImportCancelled
 	}
@@ -174,16 +173,20 @@ func (a *app) adopt(rec *engine.Recorder, name string) error {
 		h(a)
 	}
 	if stashed != nil {
-		a.offerRestore(stashed, name)
+		a.offerRestore(stashed, name, fresh)
 	}
 	return nil
 }
 
-// offerRestore says in the console that the learner's cluster was set
-// aside for name, with a "Restore my cluster" button.
-func (a *app) offerRestore(stashed *engine.Recorder, name string) {
+// offerRestore says in the console that the learner's cluster is set
+// aside (fresh: now, to open name), with a "Restore my cluster" button.
+func (a *app) offerRestore(stashed *engine.Recorder, name string, fresh bool) {
 	n := el("div", "note restore-note")
-	n.Call("appendChild", document.Call("createTextNode", fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)))
+	msg := fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)
+	if !fresh {
+		msg = fmt.Sprintf("Your own cluster (t = %s) is still set aside: %s replaced the cluster opened over it. ", formatElapsed(stashed.Live().Elapsed()), name)
+	}
+	n.Call("appendChild", document.Call("createTextNode", msg))
 	b := textEl("button", "ctl restore-own", "Restore my cluster")
 	b.Set("type", "button")
 	b.Set("id", "import-restore")
@@ -191,7 +194,7 @@ func (a *app) offerRestore(stashed *engine.Recorder, name string) {
 	a.kc.push(n)
 	a.listen(dom.WrapElement(b), "click", func(dom.Event) {
 		b.Set("disabled", true)
-		if lessons == nil || lessons.stash != stashed {
+		if lessons == nil || lessons.aside.Held() != stashed {
 			a.kc.note("That cluster is no longer set aside (it was restored, or another cluster was set aside since).\n")
 			return
 		}
