@@ -576,7 +576,10 @@ func (c *console) markTimeline(keep int) {
 // dropAfter marks the entries of inputs at or after keep as dropped by a
 // branch (struck, with a note): their commands are no longer in the
 // timeline, so they stop taking part in markTimeline.
-func (c *console) dropAfter(keep int) {
+func (c *console) dropAfter(keep int) { c.dropAfterNote(keep, droppedNote) }
+
+// dropAfterNote is dropAfter with another note (an undone import's).
+func (c *console) dropAfterNote(keep int, note string) {
 	entries := c.out.Call("querySelectorAll", ":scope > .entry[data-input]")
 	for i, n := 0, entries.Get("length").Int(); i < n; i++ {
 		e := entries.Call("item", i)
@@ -587,7 +590,7 @@ func (c *console) dropAfter(keep int) {
 		e.Get("classList").Call("remove", "future")
 		e.Get("classList").Call("add", "dropped")
 		e.Call("removeAttribute", "data-input")
-		setEntryNote(e, droppedNote)
+		setEntryNote(e, note)
 	}
 }
 
