@@ -186,6 +186,8 @@ func (a *app) undoImport(gen int) string {
 		why = "That import can no longer be undone: the timeline was rewound past it."
 	case a.kc.waiting:
 		why = "That import cannot be undone while a kubectl command still runs."
+	case lessons != nil && lessons.busy:
+		why = "That import cannot be undone while a lesson step plays."
 	}
 	if why != "" {
 		a.kc.note(why + "\n")
