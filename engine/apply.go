@@ -24,6 +24,28 @@ type ApplyReport struct {
 	Output []Chunk
 }
 
+// TryApply returns the error Apply(filename, text) would return, nil when
+// it would succeed, and writes nothing: the documents are decoded and
+// validated, then written to a copy of the store, so what the API server
+// would refuse (a missing namespace, an immutable field) is found too. When
+// the simulation cannot be copied only decoding is checked. An import uses
+// it before it replaces the editor's text.
+func (s *Simulation) TryApply(filename, text string) error {
+	docs, err := manifest.Decode(filename, text)
+	if err != nil {
+		return err
+	}
+	if len(docs) == 0 {
+		return manifest.NoObjectsError(filename, "apply")
+	}
+	c, err := s.clone()
+	if err != nil {
+		return nil
+	}
+	_, err = manifest.ApplyTo(c.store, docs, manifest.ModeApply)
+	return err
+}
+
 // Apply is `kubectl apply -f filename` with text as the file's contents:
 // decode, validate every document, and only then write, then settle the
 // simulation. On any problem the store is untouched and the error is a

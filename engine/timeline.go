@@ -581,6 +581,30 @@ func (r *Recorder) Branch(at time.Duration) error {
 	if _, err := r.Seek(at); err != nil {
 		return err
 	}
+	r.branchHere()
+	return nil
+}
+
+// Truncate makes the state after the first n inputs the live one and
+// forgets every input after them, as Branch does (an undo of the last
+// actions: inputs given while the clock was paused share one instant, so a
+// time cannot tell them apart). Errors: ErrSeekRange for n outside 0 to
+// len(Inputs()), ErrCommandRunning while a command waits.
+func (r *Recorder) Truncate(n int) error {
+	if n < 0 || n > len(r.inputs) {
+		return fmt.Errorf("truncate to %d inputs: %w (0 to %d)", n, ErrSeekRange, len(r.inputs))
+	}
+	if r.running {
+		return ErrCommandRunning
+	}
+	r.moveTo(pos{n: n})
+	r.branchHere()
+	return nil
+}
+
+// branchHere makes the cursor the live simulation and forgets what was
+// recorded after its position.
+func (r *Recorder) branchHere() {
 	p := r.curPos
 	n := p.n
 	if p.partial {
@@ -604,7 +628,6 @@ func (r *Recorder) Branch(at time.Duration) error {
 	if j > 0 {
 		r.ckLast = r.ckpts[j-1].sim.Elapsed()
 	}
-	return nil
 }
 
 // Run records and performs Simulation.Run(line).

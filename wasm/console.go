@@ -37,6 +37,10 @@ type console struct {
 
 	hist   history
 	blocks int
+	// remote is set while a parent page's dsplay:run runs a line: its
+	// reply carries nothing from storage (`history` lists only this
+	// page's own commands).
+	remote bool
 
 	watch *consoleWatch // a running kubectl get -w, or nil
 	edit  *consoleEdit  // an open kubectl edit, or nil
@@ -288,6 +292,13 @@ func (c *console) setInput(s string) {
 	c.showCandidates(nil, "")
 }
 
+// runRemote is run for a parent page's dsplay:run (remote set meanwhile).
+func (c *console) runRemote(line string) engine.Output {
+	c.remote = true
+	defer func() { c.remote = false }()
+	return c.run(line)
+}
+
 // run executes one command line and shows what kubectl would print: the
 // console's own commands (clear, help, history) or a kubectl command. The
 // view redraws at once to animate the consequence.
@@ -316,8 +327,12 @@ func (c *console) run(line string) engine.Output {
 		return out
 	case "history":
 		var b strings.Builder
-		for i, h := range c.hist.items {
-			fmt.Fprintf(&b, "%5d  %s\n", i+1, h)
+		from := 0
+		if c.remote {
+			from = c.hist.loaded // what came from storage is the learner's, not the parent's to read
+		}
+		for i, h := range c.hist.items[from:] {
+			fmt.Fprintf(&b, "%5d  %s\n", from+i+1, h)
 		}
 		out := engine.Output{Stdout: b.String(), Chunks: []engine.Chunk{{Text: b.String()}}}
 		c.echoChunks(line, out.Chunks)
@@ -576,7 +591,10 @@ func (c *console) markTimeline(keep int) {
 // dropAfter marks the entries of inputs at or after keep as dropped by a
 // branch (struck, with a note): their commands are no longer in the
 // timeline, so they stop taking part in markTimeline.
-func (c *console) dropAfter(keep int) {
+func (c *console) dropAfter(keep int) { c.dropAfterNote(keep, droppedNote) }
+
+// dropAfterNote is dropAfter with another note (an undone import's).
+func (c *console) dropAfterNote(keep int, note string) {
 	entries := c.out.Call("querySelectorAll", ":scope > .entry[data-input]")
 	for i, n := 0, entries.Get("length").Int(); i < n; i++ {
 		e := entries.Call("item", i)
@@ -587,7 +605,7 @@ func (c *console) dropAfter(keep int) {
 		e.Get("classList").Call("remove", "future")
 		e.Get("classList").Call("add", "dropped")
 		e.Call("removeAttribute", "data-input")
-		setEntryNote(e, droppedNote)
+		setEntryNote(e, note)
 	}
 }
 

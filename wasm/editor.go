@@ -175,6 +175,29 @@ func (e *editor) loadExample(text string) {
 	appendAll(e.result, document.Call("createTextNode", " "), b)
 }
 
+// openText puts a file that failed to import in the editor with why it
+// failed (err: its diagnostics listed and their lines marked, as an Apply's),
+// applying nothing. The text it replaces is offered back as loadExample
+// offers it ("Restore previous text").
+func (e *editor) openText(text string, err error) {
+	old := e.ta.Get("value").String()
+	e.setText(text)
+	if ds, ok := engine.ManifestDiagnostics(err); ok {
+		e.showDiagnostics(text, ds)
+	} else {
+		e.showError(err.Error())
+	}
+	e.previous = ""
+	if strings.TrimSpace(old) == "" || old == text {
+		return
+	}
+	e.previous = old
+	b := textEl("button", "restore-text", "Restore previous text")
+	b.Set("type", "button")
+	b.Set("title", "Put back the text the file replaced")
+	appendAll(e.result, document.Call("createTextNode", " "), b)
+}
+
 // replaceText makes text the editor's whole content as one edit the
 // browser can undo (focus, select all, execCommand insertText), setting
 // the textarea's value instead where the browser refuses or inserts

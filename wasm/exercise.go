@@ -513,7 +513,7 @@ func (u *lessonsUI) drawExercise() {
 	u.storageNote()
 	appendAll(u.nav, navButton("check", "Check", "primary"), navButton("restart", "Restart", "ctl"))
 	u.galleryButton()
-	if u.stash != nil {
+	if u.aside.Held() != nil {
 		r := navButton("restore", "Restore my cluster", "ctl")
 		r.Set("title", u.stashText())
 		u.nav.Call("appendChild", r)

@@ -34,20 +34,21 @@ func (a *app) lessonsFrame() {
 	}
 }
 
-// progressKey is the localStorage key of the learner's progress in the
-// lessons and exercises (session.Progress, as JSON).
-const progressKey = "dsplay.progress.v1"
+// progressKey names the learner's progress in the lessons and exercises
+// (session.Progress, as JSON) in localStorage, after the page's prefix
+// (storage: dsplay.progress.v1 on the full site).
+const progressKey = "progress.v1"
 
 // loadProgress reads the stored progress (empty when the page may not use
 // localStorage or the value is corrupt).
 func loadProgress() (p session.Progress) {
 	p = session.ParseProgress("")
 	defer func() { recover() }() // a throwing storage: nothing stored
-	s, ok := storage()
+	s, key, ok := storage(progressKey)
 	if !ok {
 		return p
 	}
-	v := s.Call("getItem", progressKey)
+	v := s.Call("getItem", key)
 	if v.Truthy() {
 		p = session.ParseProgress(v.String())
 	}
@@ -63,10 +64,10 @@ func saveProgress(p session.Progress) (ok bool) {
 			ok = false
 		}
 	}()
-	s, ok := storage()
+	s, key, ok := storage(progressKey)
 	if !ok {
 		return false
 	}
-	s.Call("setItem", progressKey, p.String())
+	s.Call("setItem", key, p.String())
 	return true
 }

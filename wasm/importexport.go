@@ -26,8 +26,12 @@ import (
 //     pods a DaemonSet owns, which its controller makes again).
 //   - Import: a .txtar is replayed on a new cluster (the old one stays if
 //     the replay fails: it is tried on a scratch cluster first); any other
-//     file is YAML, put in the editor and applied (errors with line:column
-//     under the editor, the cluster unchanged).
+//     file is YAML, put in the editor and applied once it is known to apply
+//     (Simulation.TryApply). A failed import changes nothing, neither the
+//     cluster nor the editor's text: its note names the file and line
+//     and offers to open a YAML file in the editor (the text it replaces
+//     is offered back, as an example's is). A successful one can be undone
+//     (undoImport: the Undo button in its note).
 
 // exportFileName is a download's name: dsplay-<what>-t<seconds>s.<ext>.
 func exportFileName(a *app, what, ext string) string {
@@ -100,7 +104,6 @@ func (a *app) importFile(file js.Value) {
 // nodes, session.CheckApply). It
 // returns "" or the error shown.
 func (a *app) importText(name, text string) string {
-	a.tl.leavePast()
 	if session.IsScenario(name, text) {
 		if err := a.loadScenario(name, []byte(text)); err != nil {
 			a.importFailed(name, err)
@@ -114,12 +117,138 @@ func (a *app) importText(name, text string) string {
 		a.importFailed(name, err)
 		return err.Error()
 	}
+	a.flushJobs()
+	if err := a.rec.Live().TryApply(name, text); err != nil {
+		a.importFailedYAML(name, text, err)
+		return err.Error()
+	}
+	a.tl.leavePast()
 	if a.kc.editing() {
 		a.kc.finishEdit(true)
 	}
+	u := &importUndo{name: name, rec: a.rec, after: a.rec, n: len(a.rec.Inputs()), text: a.ed.ta.Get("value").String()}
 	a.ed.setText(text)
 	a.applyNow()
-	return a.ed.lastError
+	if a.ed.lastError != "" {
+		return a.ed.lastError
+	}
+	b := a.undoButton(u)
+	appendAll(a.ed.result, textEl("span", "import-note", "Imported "+name+". "), b)
+	n := textEl("div", "note import-note", "Imported "+name+" into the editor and applied it. ")
+	n.Call("appendChild", a.undoButton(u))
+	a.kc.push(n)
+	return ""
+}
+
+// importUndo is what an import's Undo brings back: the cluster and the
+// editor's text from before it.
+type importUndo struct {
+	gen  int
+	name string
+	// rec is the cluster before the import; after the one it left (a
+	// YAML file: rec itself, whose inputs from the n-th on are the
+	// import's; a scenario: the replayed Recorder that replaced rec).
+	rec, after *engine.Recorder
+	n          int
+	text       string // the editor's text before the import
+}
+
+// undoButton makes u the import Undo undoes (an older import's button then
+// says it no longer applies) and returns a new Undo button for it.
+func (a *app) undoButton(u *importUndo) js.Value {
+	if a.undo != u {
+		a.undoGen++
+		u.gen = a.undoGen
+		a.undo = u
+	}
+	b := textEl("button", "ctl undo-import", "Undo")
+	b.Set("type", "button")
+	b.Set("title", "Go back to the cluster and the editor's text from before "+u.name+" was imported")
+	gen := u.gen
+	a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.undoImport(gen) })
+	return b
+}
+
+// undoImport undoes the import numbered gen, while its cluster is still the
+// page's: a YAML file's inputs are dropped from the timeline (Truncate), a
+// scenario's cluster gives way to the one it replaced (which comes out of
+// the set-aside when the import had put it there); the editor gets its text
+// back. It returns "" or why not (also said in the console).
+func (a *app) undoImport(gen int) string {
+	u := a.undo
+	why := ""
+	switch {
+	case u == nil || u.gen != gen:
+		why = "That import can no longer be undone: another import or its Undo came since."
+	case a.rec != u.after:
+		why = "That import can no longer be undone: the cluster was replaced since (a reset, a lesson, a link or another import)."
+	case u.rec == u.after && len(a.rec.Inputs()) < u.n:
+		why = "That import can no longer be undone: the timeline was rewound past it."
+	case a.kc.waiting:
+		why = "That import cannot be undone while a kubectl command still runs."
+	case lessons != nil && lessons.busy:
+		why = "That import cannot be undone while a lesson step plays."
+	}
+	if why != "" {
+		a.kc.note(why + "\n")
+		return why
+	}
+	a.undo = nil
+	a.flushJobs()
+	a.tl.leavePast()
+	if u.rec == u.after {
+		if a.cmp.active() {
+			a.cmp.exit()
+		}
+		a.kc.stopWatch()
+		a.kc.dropEdit()
+		if err := a.rec.Truncate(u.n); err != nil {
+			a.kc.note("Could not undo the import: " + err.Error() + "\n")
+			return err.Error()
+		}
+		a.kc.markTimeline(-1)
+		a.kc.dropAfterNote(u.n, undoneNote)
+		t := a.tl
+		live := a.rec.Live()
+		t.liveFor, t.liveSn = live, live.NewSnapshotter()
+		t.cursorFor, t.cursorSn = nil, nil
+		a.view.sn = t.liveSn
+		if t.ok() {
+			t.redrawView()
+			t.draw(true)
+		} else {
+			a.view.render(true)
+		}
+	} else if l := lessons; l != nil && l.aside.Held() == u.rec {
+		l.restoreStash()
+	} else {
+		a.installRecorder(u.rec)
+	}
+	a.ed.setText(u.text)
+	msg := "Undid the import of " + u.name + ": the cluster and the editor are as they were before it."
+	a.ed.setResult("", msg)
+	a.kc.note(msg + "\n")
+	return ""
+}
+
+// undoneNote marks the console entries of an undone import.
+const undoneNote = "undone: the import was undone"
+
+// importFailedYAML shows why a YAML file does not apply (importFailed), the
+// editor and the cluster unchanged, and offers to open the file in the
+// editor to fix it (the text it replaces is offered back).
+func (a *app) importFailedYAML(name, text string, err error) {
+	a.importFailed(name, err)
+	b := textEl("button", "ctl import-open", "Open "+name+" in the editor")
+	b.Set("type", "button")
+	b.Set("title", "Put the file in the editor (your text is offered back) and show where it fails")
+	appendAll(a.ed.result, document.Call("createTextNode", " "), b)
+	a.listen(dom.WrapElement(b), "click", func(dom.Event) {
+		if a.kc.editing() {
+			a.kc.finishEdit(true)
+		}
+		a.ed.openText(text, err)
+	})
 }
 
 // loadScenario replays a scenario on a new cluster: on a scratch Recorder
@@ -137,10 +266,12 @@ func (a *app) loadScenario(name string, data []byte) error {
 	if err := replayScenario(scratch, name, data); err != nil {
 		return err
 	}
+	u := &importUndo{name: name, rec: a.rec, after: scratch, text: a.ed.ta.Get("value").String()}
+	a.tl.leavePast()
 	if err := a.adopt(scratch, name); err != nil {
 		return err
 	}
-	a.showReplayed(name)
+	a.showReplayed(name, a.undoButton(u))
 	global.Get("console").Call("info", fmt.Sprintf("DaemonSet Playground: replayed %s in %v", name, time.Since(start).Round(time.Millisecond)))
 	return nil
 }
@@ -151,21 +282,20 @@ var errImportCancelled = errors.New("cancelled: your cluster was kept")
 // adopt makes rec (a replayed scratch Recorder) the page's cluster, as
 // resetCluster would a new one (installRecorder, then resetHooks: a lesson
 // or exercise shown ends). The learner's own cluster is not lost: it is
-// set aside as opening a lesson sets it aside (lessonsUI.stash, when it
-// holds any action of theirs and is not a lesson's), and the console
-// offers "Restore my cluster" (lessonsUI.restoreStash; the lessons
-// gallery and panel offer it too). A page without the lessons UI asks
-// first (window.confirm) instead.
+// set aside as opening a lesson sets it aside (lessonsUI.setAside; a
+// cluster opened over one already set aside is not kept in its place),
+// and the console offers "Restore my cluster" (lessonsUI.restoreStash; the
+// lessons gallery and panel offer it too). A page without the lessons UI
+// asks first (window.confirm) instead.
 func (a *app) adopt(rec *engine.Recorder, name string) error {
 	if a.view == nil || a.tl == nil || a.kc == nil || a.ed == nil {
 		return errNoPage
 	}
 	var stashed *engine.Recorder
+	fresh := false
 	if u := lessons; u != nil {
-		if u.rec != a.rec && u.hasWork(a.rec) {
-			u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
-			stashed = a.rec
-		}
+		fresh = u.setAside()
+		stashed = u.aside.Held()
 	} else if (*lessonsUI)(nil).hasWork(a.rec) && !global.Call("confirm", fmt.Sprintf("Open %s? It replaces your cluster (t = %s).", name, formatElapsed(a.rec.Live().Elapsed()))).Bool() {
 		return errImportCancelled
 	}
@@ -174,16 +304,20 @@ func (a *app) adopt(rec *engine.Recorder, name string) error {
 		h(a)
 	}
 	if stashed != nil {
-		a.offerRestore(stashed, name)
+		a.offerRestore(stashed, name, fresh)
 	}
 	return nil
 }
 
-// offerRestore says in the console that the learner's cluster was set
-// aside for name, with a "Restore my cluster" button.
-func (a *app) offerRestore(stashed *engine.Recorder, name string) {
+// offerRestore says in the console that the learner's cluster is set
+// aside (fresh: now, to open name), with a "Restore my cluster" button.
+func (a *app) offerRestore(stashed *engine.Recorder, name string, fresh bool) {
 	n := el("div", "note restore-note")
-	n.Call("appendChild", document.Call("createTextNode", fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)))
+	msg := fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)
+	if !fresh {
+		msg = fmt.Sprintf("Your own cluster (t = %s) is still set aside: %s replaced the cluster opened over it. ", formatElapsed(stashed.Live().Elapsed()), name)
+	}
+	n.Call("appendChild", document.Call("createTextNode", msg))
 	b := textEl("button", "ctl restore-own", "Restore my cluster")
 	b.Set("type", "button")
 	b.Set("id", "import-restore")
@@ -191,7 +325,7 @@ func (a *app) offerRestore(stashed *engine.Recorder, name string) {
 	a.kc.push(n)
 	a.listen(dom.WrapElement(b), "click", func(dom.Event) {
 		b.Set("disabled", true)
-		if lessons == nil || lessons.stash != stashed {
+		if lessons == nil || lessons.aside.Held() != stashed {
 			a.kc.note("That cluster is no longer set aside (it was restored, or another cluster was set aside since).\n")
 			return
 		}
@@ -201,15 +335,22 @@ func (a *app) offerRestore(stashed *engine.Recorder, name string) {
 
 // showReplayed shows what a replay left on the page: the views redrawn,
 // the editor with the file manifest.yaml's last text (the editor's text
-// when the session was exported), a console note.
-func (a *app) showReplayed(name string) {
+// when the session was exported), a console note (with the buttons given:
+// an import's Undo).
+func (a *app) showReplayed(name string, buttons ...js.Value) {
 	if text, ok := a.rec.Live().Files[manifestFile]; ok {
 		a.ed.setText(text)
 	}
 	msg := fmt.Sprintf("Replayed %s: %s, now at t=%s.", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed()))
-	if a.tl.ok() && len(a.rec.Inputs()) > 0 {
+	watch := a.tl.ok() && len(a.rec.Inputs()) > 0
+	if watch || len(buttons) > 0 {
 		n := textEl("div", "note watch-note", msg+" ")
-		n.Call("appendChild", a.watchButton())
+		if watch {
+			n.Call("appendChild", a.watchButton())
+		}
+		for _, b := range buttons {
+			appendAll(n, document.Call("createTextNode", " "), b)
+		}
 		a.kc.push(n)
 	} else {
 		a.kc.note(msg + "\n")
@@ -234,7 +375,7 @@ func (a *app) replayInto(name string, data []byte) error {
 // console: a replay stopped by a limit "could not be replayed", other
 // errors "could not import".
 func (a *app) importFailed(name string, err error) {
-	msg := fmt.Sprintf("Could not import %s: %v. The cluster is unchanged.", name, err)
+	msg := fmt.Sprintf("Could not import %s: %v. The cluster and the editor are unchanged.", name, err)
 	var stop *session.StopError
 	if errors.As(err, &stop) {
 		what := "The file " + name

@@ -55,11 +55,12 @@ type lessonsUI struct {
 	openBtn, dialog, lessonList, exerciseList, restoreBox js.Value
 	pane, kindEl, title, body, status, nav, closeBtn      js.Value
 
-	// stash is the learner's own cluster, put aside when a lesson or an
-	// exercise opened over it (restoreStash brings it back); stashEditor the
-	// editor's text then.
-	stash       *engine.Recorder
-	stashEditor string
+	// aside is the learner's own cluster, put aside when a lesson, an
+	// exercise, a share link or an imported scenario opened over it
+	// (restoreStash brings it back), with the editor's text then. Only
+	// the learner's own is kept: what is opened over it never takes its
+	// place (session.Aside).
+	aside session.Aside
 	// rec is the Recorder made for the open lesson or exercise: while
 	// a.rec is it, the cluster is the lesson's.
 	rec *engine.Recorder
@@ -254,8 +255,8 @@ func (u *lessonsUI) drawGallery() {
 	draw(u.lessonList, u.course.Lessons)
 	draw(u.exerciseList, u.course.Exercises)
 	clear(u.restoreBox)
-	u.restoreBox.Set("hidden", u.stash == nil)
-	if u.stash != nil {
+	u.restoreBox.Set("hidden", u.aside.Held() == nil)
+	if u.aside.Held() != nil {
 		b := textEl("button", "ctl restore-own", "Restore my cluster")
 		b.Set("type", "button")
 		appendAll(u.restoreBox, textEl("span", "", u.stashText()+" "), b)
@@ -264,11 +265,12 @@ func (u *lessonsUI) drawGallery() {
 
 // stashText describes the cluster put aside.
 func (u *lessonsUI) stashText() string {
-	if u.stash == nil {
+	own := u.aside.Held()
+	if own == nil {
 		return ""
 	}
-	n := session.Actions(u.stash.Inputs())
-	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson, an exercise or an imported scenario opened.", formatElapsed(u.stash.Live().Elapsed()), plural(n, "action"))
+	n := session.Actions(own.Inputs())
+	return fmt.Sprintf("Your own cluster (t = %s, %s) was put aside when a lesson, an exercise, a share link or an imported scenario opened.", formatElapsed(own.Live().Elapsed()), plural(n, "action"))
 }
 
 // save stores the progress; once a save fails the panel notes that the
@@ -287,12 +289,9 @@ func (u *lessonsUI) storageNote() {
 }
 
 // begin starts a new cluster for it: the learner's own cluster is put
-// aside first (when it has any action and is not a lesson's).
+// aside first (setAside).
 func (u *lessonsUI) begin(it *session.Item) error {
-	a := u.a
-	if u.rec != a.rec && u.hasWork(a.rec) {
-		u.stash, u.stashEditor = a.rec, a.ed.ta.Get("value").String()
-	}
+	u.setAside()
 	u.closeRun()
 	u.clearStatus() // the last item's status is not this one's (goalcheck.go)
 	if err := u.reset(it); err != nil {
@@ -319,6 +318,19 @@ func (u *lessonsUI) reset(it *session.Item) error {
 	return nil
 }
 
+// setAside puts the cluster shown aside before something is opened over it,
+// when it is the learner's own (session.Aside.Open: none is set aside yet,
+// it is not a lesson's or an exercise's, it holds any action of theirs). It
+// reports whether it did.
+func (u *lessonsUI) setAside() bool {
+	a := u.a
+	example := ""
+	if len(exampleManifests) > 0 {
+		example = exampleManifests[0].Text
+	}
+	return u.aside.Open(a.rec, a.ed.ta.Get("value").String(), u.rec == a.rec, manifestFile, example)
+}
+
 // hasWork reports whether rec holds any action of the learner's: time
 // passing is none, and neither is the example the page applies at load
 // (the file manifest.yaml set and applied with its text).
@@ -333,12 +345,11 @@ func (u *lessonsUI) hasWork(rec *engine.Recorder) bool {
 // restoreStash brings back the learner's own cluster: the lesson's
 // cluster is dropped and the panel closes.
 func (u *lessonsUI) restoreStash() {
-	if u.stash == nil {
+	st, text := u.aside.Restore()
+	if st == nil {
 		return
 	}
 	a := u.a
-	st, text := u.stash, u.stashEditor
-	u.stash = nil
 	u.close()
 	a.installRecorder(st)
 	a.ed.setText(text)
@@ -1083,7 +1094,7 @@ func (u *lessonsUI) drawLesson() {
 	}
 	u.nav.Call("appendChild", navButton("restart", "Restart", "ctl"))
 	u.galleryButton()
-	if u.stash != nil {
+	if u.aside.Held() != nil {
 		r := navButton("restore", "Restore my cluster", "ctl")
 		r.Set("title", u.stashText())
 		u.nav.Call("appendChild", r)

@@ -85,6 +85,12 @@ type app struct {
 	jobs    []job
 	frameNo int
 
+	// undo is what the Undo button of the last import's note brings back
+	// (importexport.go); undoGen numbers the imports, so an older note's
+	// button says it no longer applies.
+	undo    *importUndo
+	undoGen int
+
 	// funcs are every js.Func this program made, released by shutdown.
 	funcs    []js.Func
 	removers []func()

@@ -35,6 +35,12 @@ import (
 // (location.ancestorOrigins, document.referrer, or the first message
 // taken), never to "*" unless `origin=*` allows it.
 //
+// Privacy: no reply or event carries anything from storage (the console's
+// `history` run for a parent lists only this page's own commands:
+// console.runRemote), and a framed page keeps its storage apart from the
+// full site's, by the embedding origin (session.StoragePrefix; docs/
+// embedding.md, "What a parent page may read").
+//
 // Boot: boot.js queues messages in window.__dsplayBoot.queue until Go sets
 // __dsplayBoot.handler; without boot.js's object, Go listens itself.
 
@@ -165,6 +171,20 @@ func (p *postMessenger) parentOrigin() string {
 	if !parent.Truthy() || parent.Equal(global) {
 		return ""
 	}
+	origin := embeddingOrigin()
+	switch {
+	case origin != "" && origin != "null" && allowed(origin):
+		return origin
+	case emb.anyOrigin:
+		return "*"
+	}
+	return ""
+}
+
+// embeddingOrigin is the parent window's origin as the browser reports it:
+// location.ancestorOrigins (Chromium, Safari), else document.referrer's
+// origin; "" when unknown.
+func embeddingOrigin() string {
 	origin := ""
 	if ao := global.Get("location").Get("ancestorOrigins"); ao.Truthy() && ao.Get("length").Int() > 0 {
 		origin = ao.Index(0).String()
@@ -176,13 +196,7 @@ func (p *postMessenger) parentOrigin() string {
 			}()
 		}
 	}
-	switch {
-	case origin != "" && origin != "null" && allowed(origin):
-		return origin
-	case emb.anyOrigin:
-		return "*"
-	}
-	return ""
+	return origin
 }
 
 // post sends an event to the parent, if it is known and allowed.
@@ -296,7 +310,7 @@ func (p *postMessenger) handle(typ string, data js.Value) map[string]any {
 			return errReply(errors.New("dsplay:run wants {command: string}"))
 		}
 		a.tl.leavePast()
-		out := a.kc.run(line)
+		out := a.kc.runRemote(line)
 		return map[string]any{"type": "dsplay:result", "stdout": out.Stdout, "stderr": out.Stderr, "exitCode": out.ExitCode}
 	case "dsplay:step":
 		secs := 1.0

@@ -33,3 +33,34 @@ func TestParsePanes(t *testing.T) {
 		}
 	}
 }
+
+func TestStoragePrefix(t *testing.T) {
+	const own = "https://playground.example"
+	for _, tc := range []struct {
+		name string
+		f    StorageFrame
+		want string // "" for no storage
+	}{
+		{"full site", StorageFrame{Own: own}, "dsplay."},
+		{"full site from file://", StorageFrame{Own: "null"}, "dsplay."},
+		{"embed in a tutorial", StorageFrame{Framed: true, Parent: "https://tutorial.example", Own: own, Embed: true, Drive: true}, "dsplay.embed[https://tutorial.example]."},
+		{"embed, no origin=", StorageFrame{Framed: true, Parent: "https://tutorial.example", Own: own, Embed: true}, "dsplay.embed[https://tutorial.example]."},
+		{"embed framed by the site itself", StorageFrame{Framed: true, Parent: own, Own: own, Embed: true}, "dsplay.embed[" + own + "]."},
+		{"the full page in a frame", StorageFrame{Framed: true, Parent: own, Own: own}, "dsplay.embed[" + own + "]."},
+		{"parent unknown", StorageFrame{Framed: true, Own: own, Embed: true}, ""},
+		{"parent opaque", StorageFrame{Framed: true, Parent: "null", Own: own, Embed: true}, ""},
+		{"top-level, driven by origin=", StorageFrame{Own: own, Drive: true}, ""},
+		{"top-level embed, driven", StorageFrame{Own: own, Embed: true, Drive: true}, ""},
+		{"top-level embed", StorageFrame{Own: own, Embed: true}, "dsplay.embed[" + own + "]."},
+	} {
+		got, ok := StoragePrefix(tc.f)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("%s: StoragePrefix = %q, %v; want %q", tc.name, got, ok, tc.want)
+		}
+		if tc.f.Framed || tc.f.Drive || tc.f.Embed {
+			if got == "dsplay." {
+				t.Errorf("%s: a page another origin may drive reads the full site's keys", tc.name)
+			}
+		}
+	}
+}

@@ -181,12 +181,19 @@ func TestExportImportTxtar(t *testing.T) {
 	if after := q.state(); !reflect.DeepEqual(after, before) {
 		t.Errorf("a failed import changed the cluster:\nbefore %+v\nafter  %+v", before, after)
 	}
-	// A YAML file with a tab: line:column under the editor, cluster unchanged.
+	// A YAML file with a tab: its line under the editor, the editor and
+	// the cluster unchanged; opened in the editor, line:column marked.
 	yfile := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(yfile, []byte("apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n\tname: broken\n"), 0o644)
+	text := eval[string](q, `document.getElementById("yaml").value`)
 	if err := chromedp.Do(q.ctx, chromedp.SetUploadFiles(chromedp.ID("import-file"), []string{yfile})); err != nil {
 		t.Fatal(err)
 	}
+	q.waitJS(`document.getElementById("apply-result").textContent.includes("Could not import bad.yaml") && !!document.querySelector("#apply-result button.import-open")`, "the YAML error")
+	if got := eval[string](q, `document.getElementById("yaml").value`); got != text {
+		t.Errorf("a failed YAML import changed the editor's text to %q", got)
+	}
+	q.click(`#apply-result button.import-open`)
 	q.waitJS(`document.querySelector("#apply-result.err li[data-line='4']") !== null`, "the YAML error on line 4")
 	if after := q.state(); !reflect.DeepEqual(after.Pods, before.Pods) {
 		t.Errorf("a failed YAML import changed the pods")

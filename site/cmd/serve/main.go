@@ -76,10 +76,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := &http.Server{
-		Handler:           logRequests(web.New(os.DirFS(*dir), web.Options{})),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := newServer(logRequests(web.New(os.DirFS(*dir), web.Options{})), defaultLimits)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -89,6 +86,37 @@ func main() {
 	log.Printf("DaemonSet Playground: http://%s/", ln.Addr())
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
+	}
+}
+
+// limits bound what one client may hold of the server: a client that trickles
+// its request header, dawdles over a body or keeps an idle connection open is
+// cut off instead of holding a connection (and its goroutine) for ever.
+type limits struct {
+	readHeader time.Duration // the request line and headers, from the first byte
+	read       time.Duration // the whole request, body included (/api takes up to 256 KiB)
+	idle       time.Duration // a keep-alive connection between requests
+	maxHeader  int           // bytes of request line and headers (431 beyond)
+}
+
+// defaultLimits: generous for a browser on classroom Wi-Fi, short for a client
+// that sends a byte every few seconds. There is no write timeout: the wasm (a
+// few MB) may take long to reach a slow reader, and the handler streams it from
+// the web root (an /api run stops by itself after 10 s).
+var defaultLimits = limits{
+	readHeader: 10 * time.Second,
+	read:       30 * time.Second,
+	idle:       60 * time.Second,
+	maxHeader:  64 << 10,
+}
+
+func newServer(h http.Handler, l limits) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: l.readHeader,
+		ReadTimeout:       l.read,
+		IdleTimeout:       l.idle,
+		MaxHeaderBytes:    l.maxHeader,
 	}
 }
 
