@@ -104,3 +104,104 @@ func TestInitContainerNeverPull(t *testing.T) {
 		t.Fatalf("app container %s after the preload; events %v", got, events(w.c, p))
 	}
 }
+
+// makeEnvironmentVariables' errors: a missing object or key, unless the
+// reference is optional.
+func TestEnvConfigError(t *testing.T) {
+	keyRef := func(kind, name, key string, optional bool) map[string]any {
+		ref := map[string]any{"name": name, "key": key}
+		if optional {
+			ref["optional"] = true
+		}
+		return map[string]any{kind: ref}
+	}
+	for _, tc := range []struct {
+		name    string
+		env     []api.EnvVar
+		envFrom []any
+		want    string
+	}{
+		{"no references", []api.EnvVar{{Name: "A", Value: "1"}}, nil, ""},
+		{"secret present", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "db", "password", false)}}, nil, ""},
+		{"secret missing", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "x", "password", false)}}, nil, `secret "x" not found`},
+		{"secret missing, optional", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "x", "password", true)}}, nil, ""},
+		{"secret key missing", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "db", "user", false)}}, nil, "couldn't find key user in Secret default/db"},
+		{"secret key missing, optional", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "db", "user", true)}}, nil, ""},
+		{"configmap missing", []api.EnvVar{{Name: "L", ValueFrom: keyRef("configMapKeyRef", "cfg", "level", false)}}, nil, `configmap "cfg" not found`},
+		{"configmap key missing", []api.EnvVar{{Name: "L", ValueFrom: keyRef("configMapKeyRef", "settings", "level", false)}}, nil, "couldn't find key level in ConfigMap default/settings"},
+		{"configmap key only in binaryData", []api.EnvVar{{Name: "L", ValueFrom: keyRef("configMapKeyRef", "settings", "blob", false)}}, nil, "couldn't find key blob in ConfigMap default/settings"},
+		{"configmap key present", []api.EnvVar{{Name: "L", ValueFrom: keyRef("configMapKeyRef", "settings", "mode", false)}}, nil, ""},
+		{"first error wins", []api.EnvVar{
+			{Name: "A", ValueFrom: keyRef("configMapKeyRef", "settings", "nope", false)},
+			{Name: "B", ValueFrom: keyRef("secretKeyRef", "gone", "k", false)}}, nil, "couldn't find key nope in ConfigMap default/settings"},
+		{"envFrom secret missing", nil, []any{map[string]any{"secretRef": map[string]any{"name": "creds"}}}, `secret "creds" not found`},
+		{"envFrom configmap missing, optional", nil, []any{map[string]any{"configMapRef": map[string]any{"name": "cfg", "optional": true}}}, ""},
+		{"envFrom before env", []api.EnvVar{{Name: "P", ValueFrom: keyRef("secretKeyRef", "x", "p", false)}},
+			[]any{map[string]any{"configMapRef": map[string]any{"name": "cfg"}}}, `configmap "cfg" not found`},
+		{"envFrom present", nil, []any{map[string]any{"prefix": "DB_", "secretRef": map[string]any{"name": "db"}}}, ""},
+		{"fieldRef", []api.EnvVar{{Name: "N", ValueFrom: map[string]any{"fieldRef": map[string]any{"fieldPath": "spec.nodeName"}}}}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			if err := w.c.CreateSecret(&api.Secret{ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "default"}, Data: map[string][]byte{"password": []byte("s3cret")}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.c.CreateConfigMap(&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "settings", Namespace: "default"},
+				Data: map[string]string{"mode": "fast"}, BinaryData: map[string][]byte{"blob": {1}}}); err != nil {
+				t.Fatal(err)
+			}
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Env: tc.env}}}}
+			if tc.envFrom != nil {
+				p.Extra = api.Unmodeled{"spec.containers[0]": {"envFrom": tc.envFrom}}
+			}
+			if got := w.k.envConfigError(p, &p.Spec.Containers[0], false, 0); got != tc.want {
+				t.Errorf("envConfigError = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A container whose environment names a missing Secret waits in
+// CreateContainerConfigError (Warning Failed "Error: secret ... not
+// found", again at every pod worker sync) and starts at the first sync
+// after the Secret is created; an init container likewise.
+func TestCreateContainerConfigError(t *testing.T) {
+	ref := map[string]any{"secretKeyRef": map[string]any{"name": "x", "key": "k"}}
+	for _, init := range []bool{false, true} {
+		name := "app"
+		if init {
+			name = "init"
+		}
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			p := w.pod("a", "node-0", func(p *api.Pod) {
+				if init {
+					p.Spec.InitContainers = []api.Container{{Name: "init", Image: "busybox:1.36", ImagePullPolicy: "Never", Command: []string{"true"}, Env: []api.EnvVar{{Name: "K", ValueFrom: ref}}}}
+				} else {
+					p.Spec.Containers[0].Env = []api.EnvVar{{Name: "K", ValueFrom: ref}}
+				}
+			})
+			w.advance(time.Minute)
+			st := p.Status.ContainerStatuses[0]
+			if init {
+				st = p.Status.InitContainerStatuses[0]
+			}
+			if ws := st.State.Waiting; ws == nil || ws.Reason != "CreateContainerConfigError" || ws.Message != `secret "x" not found` || p.Status.Phase != api.PodPending {
+				t.Fatalf("phase %s, state %+v", p.Status.Phase, st.State)
+			}
+			if n := countEvents(w, p, `Failed Error: secret "x" not found`); n < 4 {
+				t.Errorf("%d Failed events (the pod worker retries every 10-15 s): %v", n, events(w.c, p))
+			}
+			if n := countEvents(w, p, `Pulled Container image`); n < 4 {
+				t.Errorf("%d Pulled events (EnsureImageExists runs at every try): %v", n, events(w.c, p))
+			}
+			if err := w.c.CreateSecret(&api.Secret{ObjectMeta: api.ObjectMeta{Name: "x", Namespace: "default"}, Data: map[string][]byte{"k": []byte("v")}}); err != nil {
+				t.Fatal(err)
+			}
+			w.advance(20 * time.Second)
+			if got := waiting(p); got != "Running" || !p.IsReady() {
+				t.Fatalf("after the Secret appeared: %s ready %v; events %v", got, p.IsReady(), events(w.c, p))
+			}
+		})
+	}
+}
