@@ -205,3 +205,102 @@ func TestCreateContainerConfigError(t *testing.T) {
 		})
 	}
 }
+
+// parseImageReference gives distribution/reference ParseNormalizedNamed's
+// errors (the table was checked against reference v0.6.0 with go-digest
+// v1.0.0, sha256 and sha512 linked as in the kubelet).
+func TestParseImageReference(t *testing.T) {
+	for _, tc := range []struct{ ref, err string }{
+		{"NGINX:Latest", "invalid reference format: repository name (library/NGINX) must be lowercase"},
+		{"nginx:Latest", ""},
+		{"my image", "invalid reference format"},
+		{"busybox@notadigest", "invalid reference format"},
+		{"busybox@sha256:abc", "invalid reference format"},
+		{"busybox@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", ""},
+		{"busybox@sha256:0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef", "invalid checksum digest format"},
+		{"busybox@md5:0123456789abcdef0123456789abcdef", "unsupported digest algorithm"},
+		{"busybox@sha256:0123456789abcdef0123456789abcdef", "invalid checksum digest length"},
+		{"nginx", ""},
+		{"nginx:1.23", ""},
+		{"docker.io/library/nginx:1.23", ""},
+		{"localhost:5000/app:v1", ""},
+		{"Example.com/app", ""},
+		{"example.com/App", "invalid reference format: repository name (App) must be lowercase"},
+		{"quay.io/Blacloud/x:1.0.7", "invalid reference format: repository name (Blacloud/x) must be lowercase"},
+		{"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "invalid repository name (0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef), cannot specify 64-byte hexadecimal strings"},
+		{"nginx:", "invalid reference format"},
+		{":tag", "invalid reference format"},
+		{"nginx::1", "invalid reference format"},
+		{"a/b/c:d@sha512:00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000", ""},
+		{"nginx:-bad", "invalid reference format"},
+		{"ngi__nx", ""},
+		{"ngi___nx", "invalid reference format"},
+		{"-nginx", "invalid reference format"},
+		{"nginx-", "invalid reference format"},
+		{"registry.k8s.io/pause:3.9", ""},
+		{"[::1]:5000/app", ""},
+		{"UPPER", "invalid reference format: repository name (library/UPPER) must be lowercase"},
+		{"index.docker.io/nginx", ""},
+		{"nginx@sha256:xyz", "invalid reference format"},
+		{"nginx latest", "invalid reference format"},
+		{"nginx:1.23 ", "invalid reference format"},
+		{"Nginx", "invalid reference format: repository name (library/Nginx) must be lowercase"},
+	} {
+		got := ""
+		if err := parseImageReference(tc.ref); err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("parseImageReference(%q) = %q, want %q", tc.ref, got, tc.err)
+		}
+	}
+	if got, want := invalidImageMessage("NGINX:Latest"), `Failed to apply default image tag "NGINX:Latest": couldn't parse image name "NGINX:Latest": invalid reference format: repository name (library/NGINX) must be lowercase`; got != want {
+		t.Errorf("invalidImageMessage = %q, want %q", got, want)
+	}
+}
+
+// An image reference that does not parse: InvalidImageName, whatever the
+// pull policy, retried at every sync, never started; an init container's
+// holds the pod at initialisation.
+func TestInvalidImageName(t *testing.T) {
+	for _, tc := range []struct {
+		name, image, policy string
+		init                bool
+		msg                 string
+	}{
+		{"upper case", "NGINX:Latest", "", false, `Failed to apply default image tag "NGINX:Latest": couldn't parse image name "NGINX:Latest": invalid reference format: repository name (library/NGINX) must be lowercase`},
+		{"space, Never", "my image", "Never", false, `Failed to apply default image tag "my image": couldn't parse image name "my image": invalid reference format`},
+		{"not a digest, IfNotPresent", "busybox@notadigest", "IfNotPresent", false, `Failed to apply default image tag "busybox@notadigest": couldn't parse image name "busybox@notadigest": invalid reference format`},
+		{"init container", "Busybox:1.36", "Always", true, `Failed to apply default image tag "Busybox:1.36": couldn't parse image name "Busybox:1.36": invalid reference format: repository name (library/Busybox) must be lowercase`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, "node-0")
+			p := w.pod("a", "node-0", func(p *api.Pod) {
+				c := api.Container{Name: "app", Image: tc.image, ImagePullPolicy: tc.policy}
+				if tc.init {
+					c.Name, c.Command = "init", []string{"true"}
+					p.Spec.InitContainers = []api.Container{c}
+				} else {
+					p.Spec.Containers[0] = c
+				}
+			})
+			w.advance(time.Minute)
+			st := p.Status.ContainerStatuses[0]
+			if tc.init {
+				st = p.Status.InitContainerStatuses[0]
+			}
+			if ws := st.State.Waiting; ws == nil || ws.Reason != "InvalidImageName" || ws.Message != tc.msg || p.Status.Phase != api.PodPending {
+				t.Fatalf("phase %s, state %+v", p.Status.Phase, st.State)
+			}
+			if n := countEvents(w, p, "InspectFailed "+tc.msg); n < 4 {
+				t.Errorf("%d InspectFailed events: %v", n, events(w.c, p))
+			}
+			if n := countEvents(w, p, "Failed Error: InvalidImageName"); n < 4 {
+				t.Errorf("%d Failed events: %v", n, events(w.c, p))
+			}
+			if n := countEvents(w, p, "Pulling"); n != 0 {
+				t.Errorf("%d pulls of an invalid reference", n)
+			}
+		})
+	}
+}
