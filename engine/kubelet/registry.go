@@ -39,8 +39,10 @@ type Registry struct {
 }
 
 // Preloaded reports whether every node holds image without pulling it, as
-// when it was imported by hand (`ctr image import`): only imagePullPolicy
-// Never looks at it (an image a node pulled is in its status.images). A new
+// when it was imported by hand (`ctr image import`): what the runtime's
+// image store answers imageManager.EnsureImageExists (GetImageRef) for it.
+// Only imagePullPolicy Never looks at it (an image a node pulled is in its
+// status.images). A new
 // registry preloads only SeedPreloadedImages, so Never with any other image
 // fails with ErrImageNeverPull until the node has pulled it, as on a fresh
 // real node, whose image store holds nothing a pod could ask for.
