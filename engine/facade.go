@@ -8,6 +8,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 	"github.com/dsplayground/dsplay/engine/manifest"
 	"github.com/dsplayground/dsplay/engine/nodelifecycle"
 )
@@ -364,4 +365,24 @@ func IsInfoLine(s string) bool {
 	s = strings.TrimSpace(s)
 	return s == "No resources found." ||
 		strings.HasPrefix(s, "No resources found in ") && strings.HasSuffix(s, " namespace.") && !strings.Contains(s, "\n")
+}
+
+// PreloadedImages returns the images every node holds without pulling them
+// (imported by hand), in the order given: by default
+// kubelet.SeedPreloadedImages. imagePullPolicy Never runs only these and
+// the images a node has pulled.
+func (s *Simulation) PreloadedImages() []string { return s.comps.kubelets.Registry.PreloadedImages() }
+
+// PreloadImage imports image on every node, as `ctr image import` on each
+// would, then settles: a pod waiting in ErrImageNeverPull for it starts at
+// its pod worker's next sync (10-15 s later). An image already preloaded
+// changes nothing. Errors: image does not parse as a reference (the
+// kubelet's InvalidImageName text). Recorder.PreloadImage records it.
+func (s *Simulation) PreloadImage(image string) error {
+	if err := kubelet.ValidImageReference(image); err != nil {
+		return err
+	}
+	s.comps.kubelets.Registry.Preload(image)
+	s.Settle()
+	return nil
 }

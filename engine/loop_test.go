@@ -42,8 +42,14 @@ func newTestDS(name string) *api.DaemonSet {
 	}
 }
 
+// createDS stores ds and settles. Its images are preloaded on every node
+// first: the tests' DaemonSets use imagePullPolicy Never to start at once,
+// as the seed tutorial's author did with images imported by hand.
 func createDS(t testing.TB, s *Simulation, ds *api.DaemonSet) *api.DaemonSet {
 	t.Helper()
+	for _, c := range ds.Spec.Template.Spec.Containers {
+		s.Registry().Preload(c.Image)
+	}
 	if err := s.store.CreateDaemonSet(ds); err != nil {
 		t.Fatal(err)
 	}
@@ -389,6 +395,7 @@ func TestOrphanAdopted(t *testing.T) {
 	// an old pod, which RollingUpdate would replace (see
 	// TestAdoptedOrphanIsRolledOut); OnDelete keeps it.
 	ds.Spec.UpdateStrategy = api.DaemonSetUpdateStrategy{Type: api.OnDeleteDaemonSetStrategyType}
+	s.Registry().Preload("x:1")
 	orphan := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "stray", Namespace: "default", Labels: map[string]string{"app": "fluentd"}},
 		Spec:       api.PodSpec{NodeName: "node-1", Containers: []api.Container{{Name: "c", Image: "x:1", ImagePullPolicy: "Never"}}},

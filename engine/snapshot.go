@@ -12,6 +12,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/controller"
 	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 )
 
 // Snapshot is everything the browser UI draws, as plain data copied out of
@@ -651,16 +652,32 @@ func podView(p *api.Pod) PodView {
 	if len(p.Spec.Containers) > 0 {
 		v.Image = p.Spec.Containers[0].Image
 	}
+	for _, cs := range p.Status.InitContainerStatuses {
+		if w := cs.State.Waiting; w != nil && w.Message != "" && v.Stall == "" {
+			v.Stall = stallWords(p, cs, w)
+		}
+	}
 	for _, cs := range p.Status.ContainerStatuses {
 		v.Restarts += cs.RestartCount
 		if w := cs.State.Waiting; w != nil && w.Message != "" && v.Stall == "" {
-			v.Stall = w.Message
+			v.Stall = stallWords(p, cs, w)
 		}
 	}
 	if c := p.Condition(api.PodReady); v.Stall == "" && p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil && c != nil && c.Status == api.ConditionFalse {
 		v.Stall = c.Message
 	}
 	return v
+}
+
+// stallWords is PodView.Stall for container status cs of pod p waiting
+// with w: the kubelet's message, except for ErrImageNeverPull, whose
+// message ("Container image ... is not present with pull policy of
+// Never") does not say what to do about it.
+func stallWords(p *api.Pod, cs api.ContainerStatus, w *api.ContainerStateWaiting) string {
+	if w.Reason == kubelet.ReasonErrImageNeverPull {
+		return fmt.Sprintf("the image %s is not on %s and imagePullPolicy is Never: pull it once, or preload it", cs.Image, p.Spec.NodeName)
+	}
+	return w.Message
 }
 
 func sortedLabels(m map[string]string) []string {

@@ -28,6 +28,10 @@ spec:
 		{"crash", `{name: c, image: "busybox:1.36", command: ["false"]}`, "CrashLoopBackOff", "back-off ", true},
 		{"probe", `{name: c, image: "nginx:1.23", readinessProbe: {exec: {command: ["false"]}}}`, "Running", "containers with unready status: [c]", false},
 		{"fine", `{name: c, image: "nginx:1.23"}`, "Running", "", false},
+		{"never", `{name: c, image: "nginx:1.25", imagePullPolicy: Never}`, "ErrImageNeverPull", "the image nginx:1.25 is not on node-1 and imagePullPolicy is Never: pull it once, or preload it", false},
+		{"seed-never", `{name: c, image: "nginx:1.23", imagePullPolicy: Never}`, "Running", "", false},
+		{"init-never", `{name: c, image: "nginx:1.23"}]
+      initContainers: [{name: i, image: "busybox:1.36", imagePullPolicy: Never}`, "Init:ErrImageNeverPull", "the image busybox:1.36 is not on node-1 and imagePullPolicy is Never: pull it once, or preload it", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New(Options{})

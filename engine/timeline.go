@@ -11,6 +11,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/kubectl"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 )
 
 // Timeline / time travel.
@@ -734,6 +735,24 @@ func (r *Recorder) RegistryLack(refs ...string) {
 // RegistryPreloaded records and performs Registry().SetPreloaded(refs...), then settles.
 func (r *Recorder) RegistryPreloaded(refs ...string) {
 	r.Do(Input{Kind: InputRegistryPreload, Refs: append([]string(nil), refs...)})
+}
+
+// PreloadImage records and performs Simulation.PreloadImage(image): the
+// input is `registry preloaded` with the images preloaded so far plus
+// image, so a replay (a share link, an export) preloads the same. Errors:
+// image does not parse as a reference (nothing is recorded).
+func (r *Recorder) PreloadImage(image string) error {
+	if err := kubelet.ValidImageReference(image); err != nil {
+		return err
+	}
+	refs := r.live.PreloadedImages()
+	for _, ref := range refs {
+		if kubelet.NormalizeImage(ref) == kubelet.NormalizeImage(image) {
+			return nil
+		}
+	}
+	r.RegistryPreloaded(append(refs, image)...)
+	return nil
 }
 
 // Advance records and performs Simulation.Advance(d) (d <= 0 does nothing).

@@ -140,6 +140,10 @@ type crashLoop struct {
 	// its image is there (initialized).
 	ipull   *pull
 	ipulled bool
+	// iretryAt, when set, is the pod worker's next sync after init
+	// container next failed to start (its image check or its
+	// configuration, startcheck.go).
+	iretryAt time.Time
 }
 
 // containerArgv is what the container runs: command then args.

@@ -117,29 +117,40 @@ func isShell(arg0 string) bool {
 // `printf ...` and `exit N` end at once (0, or N); `false` exits 1;
 // `sleep N` (seconds, or a Ns/Nm/Nh/Nd suffix) exits 0 after N;
 // `sleep infinity` and `tail -f FILE` never end; a shell's -c SCRIPT does
-// what its last statement does (after the last `;`, `&&`, `||`, `&`, `|`
-// or newline), so `sh -c "echo hi; sleep 5"` ends after 5 s and
-// `sh -c "while true; do sleep 5; done"` never does. Exits run at least
-// CrashExitAfter. exits is false for any other command (it keeps running).
+// what the script does (evalScript, shellscript.go): `sh -c "echo hi;
+// sleep 5"` ends after 5 s, `sh -c "for i in 1 2 3; do echo $i; done"`
+// ends, `sh -c "while true; do sleep 5; done"` never does. Exits run at
+// least CrashExitAfter. exits is false for any other command (it keeps
+// running).
 func commandRun(argv []string) (code int32, after time.Duration, exits bool) {
+	code, after, exits = simpleRun(argv)
+	if exits {
+		after = max(after, CrashExitAfter)
+	}
+	return code, after, exits
+}
+
+// simpleRun is commandRun without the CrashExitAfter floor: what one
+// command of a script takes.
+func simpleRun(argv []string) (code int32, after time.Duration, exits bool) {
 	if len(argv) == 0 {
 		return 0, 0, false
 	}
 	base := argv[0][strings.LastIndex(argv[0], "/")+1:]
 	switch base {
 	case "false":
-		return 1, CrashExitAfter, true
-	case "true", "echo", "printf":
-		return 0, CrashExitAfter, true
+		return 1, 0, true
+	case "true", "echo", "printf", ":":
+		return 0, 0, true
 	case "exit":
 		if len(argv) == 1 {
-			return 0, CrashExitAfter, true
+			return 0, 0, true
 		}
 		n, err := strconv.ParseInt(argv[1], 10, 32)
 		if err != nil {
 			return 0, 0, false // exit $VAR: the simulation cannot tell
 		}
-		return int32(n & 255), CrashExitAfter, true
+		return int32(n & 255), 0, true
 	case "sleep":
 		// busybox (and coreutils) sleep: no operand prints the usage,
 		// an operand that is not a number (`abc`, `-1`) "invalid
@@ -147,7 +158,7 @@ func commandRun(argv []string) (code int32, after time.Duration, exits bool) {
 		// `infinity` never ends; `$VAR` cannot be told, so it keeps
 		// running.
 		if len(argv) == 1 {
-			return 1, CrashExitAfter, true
+			return 1, 0, true
 		}
 		var total time.Duration
 		for _, a := range argv[1:] {
@@ -156,26 +167,40 @@ func commandRun(argv []string) (code int32, after time.Duration, exits bool) {
 			}
 			d, ok := sleepDuration(a)
 			if !ok {
-				return 1, CrashExitAfter, true
+				return 1, 0, true
 			}
 			total += d
 		}
-		return 0, max(total, CrashExitAfter), true
+		return 0, total, true
 	case "sh", "bash", "ash", "dash", "zsh":
 		if len(argv) < 3 || argv[1] != "-c" {
 			return 0, 0, false
 		}
-		script := strings.TrimSpace(argv[2])
-		if i := strings.LastIndexAny(script, ";&|\n"); i >= 0 {
-			script = strings.TrimSpace(script[i+1:])
+		r, ok := evalScript(argv[2])
+		if !ok {
+			return lastStatementRun(argv[2])
 		}
-		f := strings.Fields(script)
-		if len(f) == 0 {
-			return 0, CrashExitAfter, true // an empty script
+		if r.state != shEnds {
+			return 0, 0, false
 		}
-		return commandRun(f)
+		return r.code, r.after, true
 	}
 	return 0, 0, false
+}
+
+// lastStatementRun is what a script evalScript cannot read does: what its
+// last statement (after the last `;`, `&&`, `||`, `&`, `|` or newline)
+// does.
+func lastStatementRun(script string) (code int32, after time.Duration, exits bool) {
+	script = strings.TrimSpace(script)
+	if i := strings.LastIndexAny(script, ";&|\n"); i >= 0 {
+		script = strings.TrimSpace(script[i+1:])
+	}
+	f := strings.Fields(script)
+	if len(f) == 0 {
+		return 0, 0, true // an empty script
+	}
+	return simpleRun(f)
 }
 
 // sleepDuration parses sleep's operand: seconds with an optional s, m, h
@@ -200,9 +225,30 @@ func sleepDuration(s string) (time.Duration, bool) {
 }
 
 // runsForever reports whether a command line is known never to end:
-// `sleep infinity`, `tail -f ...`, or a shell -c script ending in one
-// (or in a `while true` loop's `done`).
+// `sleep infinity`, `tail -f ...`, or a shell -c script that never ends
+// (evalScript: a `while true` / `while :` / `until false` loop without
+// break or exit, or one of those commands not in the background). A for
+// loop over a finite list ends.
 func runsForever(argv []string) bool {
+	if simpleForever(argv) {
+		return true
+	}
+	if len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
+		if r, ok := evalScript(argv[2]); ok {
+			return r.state == shForever
+		}
+		script := strings.TrimSpace(argv[2])
+		if i := strings.LastIndexAny(script, ";&|\n"); i >= 0 {
+			script = strings.TrimSpace(script[i+1:])
+		}
+		return simpleForever(strings.Fields(script))
+	}
+	return false
+}
+
+// simpleForever reports whether one command never ends: `sleep infinity`
+// or `tail -f` / `tail -F`.
+func simpleForever(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
@@ -211,15 +257,6 @@ func runsForever(argv []string) bool {
 		return len(argv) == 2 && argv[1] == "infinity"
 	case "tail":
 		return len(argv) >= 2 && (argv[1] == "-f" || argv[1] == "-F")
-	case "sh", "bash", "ash", "dash", "zsh":
-		if len(argv) < 3 || argv[1] != "-c" {
-			return false
-		}
-		script := strings.TrimSpace(argv[2])
-		if i := strings.LastIndexAny(script, ";&|\n"); i >= 0 {
-			script = strings.TrimSpace(script[i+1:])
-		}
-		return script == "done" || runsForever(strings.Fields(script))
 	}
 	return false
 }

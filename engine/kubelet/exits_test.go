@@ -36,6 +36,37 @@ func TestProcessExit(t *testing.T) {
 		{"sh -c echo", api.Container{Image: "busybox", Command: []string{"sh", "-c", "echo hi"}}, nil, 0, CrashExitAfter, true},
 		{"sh -c exit 3", api.Container{Image: "busybox", Command: []string{"sh", "-c", "echo hi; exit 3"}}, nil, 3, CrashExitAfter, true},
 		{"sh -c loop", api.Container{Image: "busybox", Command: []string{"sh", "-c", "while true; do sleep 5; done"}}, nil, 0, 0, false},
+		{"for over a word list", sh("for i in 1 2 3; do echo $i; done"), nil, 0, CrashExitAfter, true},
+		{"for with sleeps", sh("for i in 1 2 3; do echo $i; sleep 2; done"), nil, 0, 6 * time.Second, true},
+		{"for over seq", sh("for i in $(seq 1 5); do sleep 1; done"), nil, 0, 5 * time.Second, true},
+		{"for, newlines", sh("for f in a b\ndo\n  cp /src/$f /dst/\ndone\n"), nil, 0, CrashExitAfter, true},
+		{"for over nothing", sh("for i in; do sleep infinity; done"), nil, 0, CrashExitAfter, true},
+		{"for, then a server", sh("for i in 1 2; do echo $i; done; nginx -g 'daemon off;'"), nil, 0, 0, false},
+		{"for, then exit 2", sh("for i in 1 2; do echo $i; done; exit 2"), nil, 2, CrashExitAfter, true},
+		{"for whose body exits", sh("for i in 1 2; do exit 4; done; sleep infinity"), nil, 4, CrashExitAfter, true},
+		{"for whose body never ends", sh("for i in 1 2; do sleep infinity; done"), nil, 0, 0, false},
+		{"nested loops", sh("for i in 1 2; do for j in a b c; do sleep 1; done; done"), nil, 0, 6 * time.Second, true},
+		{"while :", sh("while :; do date; sleep 10; done"), nil, 0, 0, false},
+		{"until false", sh("until false; do sleep 1; done"), nil, 0, 0, false},
+		{"while true with break", sh("while true; do sleep 3; break; done"), nil, 0, 3 * time.Second, true},
+		{"while false", sh("while false; do sleep infinity; done; echo ok"), nil, 0, CrashExitAfter, true},
+		{"until true", sh("until true; do sleep infinity; done"), nil, 0, CrashExitAfter, true},
+		{"wait-for loop, then done", sh("until nslookup db; do sleep 2; done; echo ready"), nil, 0, CrashExitAfter, true},
+		{"wait-for loop last", sh("while ! nc -z db 5432; do sleep 1; done"), nil, 0, 0, false},
+		{"sleep infinity first", sh("sleep infinity; echo never"), nil, 0, 0, false},
+		{"background sleeper", sh("sleep infinity & echo started"), nil, 0, CrashExitAfter, true},
+		{"background sleeper waited for", sh("sleep infinity & wait"), nil, 0, 0, false},
+		{"tail -f pipeline", sh("tail -f /var/log/app.log | grep ERROR"), nil, 0, 0, false},
+		{"false && ...", sh("false && sleep infinity; echo after"), nil, 0, CrashExitAfter, true},
+		{"true || ...", sh("true || exit 3"), nil, 0, CrashExitAfter, true},
+		{"false || exit 3", sh("false || exit 3"), nil, 3, CrashExitAfter, true},
+		{"redirections", sh("for i in 1 2; do echo $i >> /tmp/out 2>&1; done"), nil, 0, CrashExitAfter, true},
+		{"quoted done", sh("echo 'done'; for i in 1; do echo \"a;b\"; done"), nil, 0, CrashExitAfter, true},
+		{"comment", sh("for i in 1 2; do echo $i; done # while true; do :; done"), nil, 0, CrashExitAfter, true},
+		{"if, literal", sh("if true; then sleep 2; else sleep infinity; fi"), nil, 0, 2 * time.Second, true},
+		{"if, both branches forever", sh("if [ -f /x ]; then sleep infinity; else tail -f /y; fi"), nil, 0, 0, false},
+		{"exec", sh("echo starting; exec sleep 7"), nil, 0, 7 * time.Second, true},
+		{"bash -c for", api.Container{Image: "ubuntu", Command: []string{"bash", "-c", "for i in {1..3}; do echo $i; done"}}, nil, 0, CrashExitAfter, true},
 	} {
 		p := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{tc.c}}}
 		if tc.extra != nil {
@@ -58,9 +89,27 @@ func TestRunsForever(t *testing.T) {
 			t.Errorf("runsForever(%q) = %v, want %v", argv, got, want)
 		}
 	}
-	if !runsForever([]string{"sh", "-c", "while true; do sleep 1; done"}) {
-		t.Error("a while-true loop runs forever")
+	for script, want := range map[string]bool{
+		"while true; do sleep 1; done":                        true,
+		"while :; do sleep 1; done":                           true,
+		"until false; do sleep 1; done":                       true,
+		"trap 'exit 0' TERM; while true; do sleep 1; done":    true,
+		"echo hi; sleep infinity":                             true,
+		"for i in 1 2 3; do echo $i; done":                    false,
+		"for i in 1 2 3; do sleep 1; done":                    false,
+		"while true; do sleep 1; break; done":                 false,
+		"sleep infinity & echo bg":                            false,
+		"nginx -g 'daemon off;'":                              false,
+		"for i in 1 2; do while true; do sleep 1; done; done": true,
+	} {
+		if got := runsForever([]string{"sh", "-c", script}); got != want {
+			t.Errorf("runsForever(sh -c %q) = %v, want %v", script, got, want)
+		}
 	}
+}
+
+func sh(script string) api.Container {
+	return api.Container{Image: "busybox:1.36", Command: []string{"sh", "-c", script}}
 }
 
 func splitFields(s string) []string {

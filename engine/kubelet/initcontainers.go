@@ -161,21 +161,25 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 		// startContainer pulls the init container's own image first
 		// (EnsureImageExists): Init:ErrImagePull / Init:ImagePullBackOff
 		// while the registry lacks it, and the pod never gets further.
+		// A failed image check or configuration (startcheck.go) is
+		// tried again at the pod worker's next sync.
+		if cl.iretryAt.After(now) {
+			k.c.WakeAt(cl.iretryAt)
+			break
+		}
 		if !cl.ipulled {
-			if cl.ipull == nil {
-				pl, never := k.planPull(n, p, &inits[i], true, hash32(p.Namespace+"/"+p.Name)+uint32(i)*7919+104729)
-				if never != "" {
-					st.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: never}}
-					cl.ipull = &pull{container: inits[i].Name, init: true, neverPull: true}
-					changed = true
+			if cl.ipull == nil || cl.ipull.blocked {
+				pl, reason, msg := k.planPull(n, p, &inits[i], true, hash32(p.Namespace+"/"+p.Name)+uint32(i)*7919+104729)
+				if reason != "" {
+					if k.waitInit(p, st, &inits[i], cl, reason, msg, now) {
+						changed = true
+					}
+					cl.ipull = &pull{container: inits[i].Name, init: true, blocked: true}
 					break
 				}
 				cl.ipull = pl
 			}
 			if pl := cl.ipull; pl != nil {
-				if pl.neverPull {
-					break
-				}
 				ok, ch := k.stepPull(n, p, pl, now)
 				changed = changed || ch
 				if !ok {
@@ -187,6 +191,18 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 			cl.ipulled = true
 		}
 		cl.ipulled = false
+		// generateContainerConfig: the init container's environment
+		if msg := k.envConfigError(p, &inits[i], true, i); msg != "" {
+			k.event(p, n, initFieldPath(inits[i].Name), api.EventTypeWarning, "Failed", "Error: "+msg)
+			if k.waitInit(p, st, &inits[i], cl, ReasonCreateContainerConfigError, msg, now) {
+				changed = true
+			}
+			break
+		}
+		if !cl.iretryAt.IsZero() {
+			cl.iretryAt = time.Time{}
+			k.decide(p, "SyncPod", "retry", fmt.Sprintf("init container %s can start now", inits[i].Name))
+		}
 		if p.Status.PodIP == "" {
 			// The sandbox, and with it the pod's address, exists
 			// before the first init container runs.
@@ -212,6 +228,24 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 		_ = k.c.UpdatePod(p)
 	}
 	return cl.initDone && !t.started.After(now) && p.Status.Phase != api.PodFailed
+}
+
+// waitInit leaves init container c (status st) waiting with reason and
+// msg after a failed startContainer, and has the pod worker try again at
+// its next sync (podWorkerResync). The first failure is a decision. It
+// reports whether the status changed.
+func (k *Kubelets) waitInit(p *api.Pod, st *api.ContainerStatus, c *api.Container, cl *crashLoop, reason, msg string, now time.Time) bool {
+	first := cl.iretryAt.IsZero()
+	cl.iretryAt = now.Add(podWorkerResync(p, c.Name))
+	k.c.WakeAt(cl.iretryAt)
+	if first {
+		k.decide(p, "SyncPod", "wait", fmt.Sprintf("init container %s cannot start (%s: %s): the pod worker tries again in %s", c.Name, reason, msg, cl.iretryAt.Sub(now)))
+	}
+	if w := st.State.Waiting; w != nil && w.Reason == reason && w.Message == msg {
+		return false
+	}
+	st.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: reason, Message: msg}}
+	return true
 }
 
 // specContainer is spec.initContainers[i] when init, else spec.containers[i].

@@ -85,9 +85,17 @@ type timeline struct {
 	started time.Time
 	ready   time.Time
 	pulled  bool // the Pulled events were recorded
-	// neverPull: a container's image is absent and its imagePullPolicy is
-	// Never (ErrImageNeverPull): the pod never starts.
-	neverPull bool
+	// blocked: EnsureImageExists failed for an app container (its image
+	// is absent and its imagePullPolicy is Never, ErrImageNeverPull, or
+	// its reference does not parse, InvalidImageName): the containers do
+	// not start, and the pod worker tries again at nextSync
+	// (startcheck.go).
+	blocked bool
+	// configBlocked: the images are there but some app container's
+	// environment cannot be built (CreateContainerConfigError); the pod
+	// worker tries again at nextSync.
+	configBlocked bool
+	nextSync      time.Time
 	// pullFailed: some pull failed at least once, so the containers start
 	// a moment after the last successful pull rather than as planned.
 	pullFailed bool
@@ -105,11 +113,12 @@ type pull struct {
 	// init: the container is an init container (its events and status
 	// are under spec.initContainers / status.initContainerStatuses).
 	init bool
-	// neverPull: imagePullPolicy Never and the image is absent; the
-	// pull never happens (an init container's ErrImageNeverPull).
-	neverPull bool
-	done      time.Time
-	took      time.Duration
+	// blocked: the pull cannot happen (an init container's
+	// ErrImageNeverPull or InvalidImageName) until the pod worker's next
+	// sync, nextSync, tries again.
+	blocked bool
+	done    time.Time
+	took    time.Duration
 	// A failed pull (registry.go): failed until the next attempt starts;
 	// backoff and lastUpdate are the image back-off entry (10 s doubling up
 	// to 300 s); nextSync is the pod worker's next sync of the pod; err is
@@ -725,31 +734,41 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 }
 
 // planPull mirrors imageManager.EnsureImageExists for container c (an init
-// container when init) starting now: an image present and not to be
-// pulled records Normal Pulled "Container image ... already present on
-// machine"; imagePullPolicy Never with the image absent records
-// ErrImageNeverPull and returns its message; otherwise Pulling is recorded
-// and the pull planned (it fails, registry.go, when the registry lacks the
-// image). h seeds the pull's duration.
-func (k *Kubelets) planPull(n *api.Node, p *api.Pod, c *api.Container, init bool, h uint32) (pl *pull, never string) {
+// container when init) starting now: a reference that does not parse
+// (applyDefaultImageTag) records Warning InspectFailed and returns
+// InvalidImageName; an image present and not to be pulled records Normal
+// Pulled "Container image ... already present on machine"; imagePullPolicy
+// Never with the image absent — neither pulled on this node (status.images)
+// nor preloaded (Registry.Preloaded) — records ErrImageNeverPull; either
+// failure also records kuberuntime startContainer's Warning Failed
+// "Error: <reason>" and returns the reason and the container's waiting
+// message. Otherwise Pulling is recorded and the pull planned (it fails,
+// registry.go, when the registry lacks the image). h seeds the pull's
+// duration.
+func (k *Kubelets) planPull(n *api.Node, p *api.Pod, c *api.Container, init bool, h uint32) (pl *pull, reason, msg string) {
 	now := k.c.Now()
-	pol := pullPolicy(c)
-	present := nodeHasImage(n, c.Image)
 	fp := containerFieldPath(c.Name)
 	if init {
 		fp = initFieldPath(c.Name)
 	}
+	if msg := invalidImageMessage(c.Image); msg != "" {
+		k.event(p, n, fp, api.EventTypeWarning, "InspectFailed", msg)
+		k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: "+ReasonInvalidImageName)
+		return nil, ReasonInvalidImageName, msg
+	}
+	pol := pullPolicy(c)
+	present := nodeHasImage(n, c.Image)
 	switch {
 	case present && pol != "Always", pol == "Never" && k.Registry.Preloaded(c.Image):
 		k.event(p, n, fp, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-		return nil, ""
+		return nil, "", ""
 	case pol == "Never":
 		// shouldPullImage is false and the image is absent; kuberuntime
 		// startContainer then records "Error: ErrImageNeverPull".
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", c.Image)
 		k.event(p, n, fp, api.EventTypeWarning, "ErrImageNeverPull", msg)
-		k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: ErrImageNeverPull")
-		return nil, msg
+		k.event(p, n, fp, api.EventTypeWarning, "Failed", "Error: "+ReasonErrImageNeverPull)
+		return nil, ReasonErrImageNeverPull, msg
 	}
 	d := pullDelay(h, present)
 	if !k.Registry.Exists(c.Image) {
@@ -757,32 +776,48 @@ func (k *Kubelets) planPull(n *api.Node, p *api.Pod, c *api.Container, init bool
 	}
 	k.event(p, n, fp, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
 	k.c.WakeAt(now.Add(d))
-	return &pull{container: c.Name, image: c.Image, init: init, done: now.Add(d), took: d}, ""
+	return &pull{container: c.Name, image: c.Image, init: init, done: now.Add(d), took: d}, "", ""
 }
 
 // planMainPulls plans, from now, the image pulls of the app containers of
 // pod p (planPull for each, in order) and their start: right after the
-// last pull, or now when nothing is pulled after initialisation. It
-// returns how the plan reads in the decision log.
+// last pull, or now when nothing is pulled after initialisation. When an
+// image check fails (ErrImageNeverPull, InvalidImageName) the containers
+// do not start and the pod worker calls it again at its next sync
+// (retryBlocked). It returns how the plan reads in the decision log.
 func (k *Kubelets) planMainPulls(n *api.Node, p *api.Pod, t *timeline, now time.Time) string {
 	h := hash32(p.Namespace + "/" + p.Name)
 	latest := now
-	t.pulls, t.neverPull = nil, false
+	t.pulls, t.blocked = nil, false
+	var reasons []string
 	for i := range p.Spec.Containers {
 		c := &p.Spec.Containers[i]
-		pl, never := k.planPull(n, p, c, false, h+uint32(i)*7919)
+		pl, reason, msg := k.planPull(n, p, c, false, h+uint32(i)*7919)
+		cs := containerStatus(p, c.Name)
 		switch {
-		case never != "":
-			t.neverPull = true
-			if cs := containerStatus(p, c.Name); cs != nil {
-				cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ErrImageNeverPull", Message: never}}
+		case reason != "":
+			if !t.blocked {
+				t.nextSync = now.Add(podWorkerResync(p, c.Name))
 			}
+			t.blocked = true
+			reasons = append(reasons, reason)
+			if cs != nil {
+				cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: reason, Message: msg}}
+			}
+			continue
 		case pl != nil:
 			t.pulls = append(t.pulls, *pl)
 			latest = maxTime(latest, pl.done)
 		}
+		if cs != nil && cs.State.Waiting != nil && blockReason(cs.State.Waiting.Reason) {
+			// an earlier sync's failure is over: creating again
+			cs.State = api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}}
+		}
 	}
-	t.pulled = len(t.pulls) == 0 && !t.neverPull
+	if t.blocked {
+		k.c.WakeAt(t.nextSync)
+	}
+	t.pulled = len(t.pulls) == 0 && !t.blocked
 	if len(p.Spec.InitContainers) > 0 && len(t.pulls) == 0 {
 		t.started = now // the sync that saw the init containers done starts them
 	} else {
@@ -792,8 +827,8 @@ func (k *Kubelets) planMainPulls(n *api.Node, p *api.Pod, t *timeline, now time.
 	k.c.WakeAt(t.started)
 	k.c.WakeAt(t.ready)
 	switch {
-	case t.neverPull:
-		return "an image is absent and its imagePullPolicy is Never (ErrImageNeverPull): the containers cannot start"
+	case t.blocked:
+		return fmt.Sprintf("%s: the containers cannot start; the pod worker tries again in %s", blockedWords(reasons, n.Name), t.nextSync.Sub(now))
 	case len(t.pulls) > 0:
 		return fmt.Sprintf("pulling %d image(s)", len(t.pulls))
 	}
@@ -859,8 +894,11 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 		k.decide(p, "SyncPod", "pull", "the init containers are done: "+k.planMainPulls(n, p, t, now))
 		changed = true
 	}
+	if t.blocked && !t.initPending {
+		changed = k.retryBlocked(n, p, t, now) || changed
+	}
 	if !t.pulled {
-		all := !t.neverPull
+		all := !t.blocked
 		for i := range t.pulls {
 			pl := &t.pulls[i]
 			ok, ch := k.stepPull(n, p, pl, now)
@@ -879,7 +917,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			k.c.WakeAt(t.started)
 		}
 	}
-	if !t.running && !t.initPending && t.pulled && !t.started.After(now) && k.initialized(n, p, t) {
+	if !t.running && !t.initPending && t.pulled && !t.started.After(now) && k.initialized(n, p, t) && k.configured(n, p, t, now) {
 		t.running = true
 		changed = true
 		started := t.started

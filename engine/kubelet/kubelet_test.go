@@ -26,8 +26,14 @@ func newWorld(t *testing.T, nodes ...string) *world {
 			t.Fatal(err)
 		}
 	}
-	return &world{t: t, c: c, k: New(c)}
+	k := New(c)
+	k.Registry.Preload(testImages...)
+	return &world{t: t, c: c, k: k}
 }
+
+// testImages are preloaded on the test worlds' nodes: the tests' pods use
+// imagePullPolicy Never with them to start without a pull.
+var testImages = []string{"nginx:1.27", "busybox:1.36", "busybox", "alpine:3.20", "example.com/agent:1"}
 
 func (w *world) settle() {
 	for i := 0; i < 50; i++ {
@@ -350,6 +356,7 @@ func TestKubeletAdmission(t *testing.T) {
 			}
 			// the kubelet alone: no taint eviction controller deletes the pod
 			w := &world{t: t, c: c, k: New(c)}
+			w.k.Registry.Preload(testImages...)
 			for i, mut := range tt.first {
 				w.pod(fmt.Sprintf("first-%d", i), "small", mut)
 				w.advance(time.Second)

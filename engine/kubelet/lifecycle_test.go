@@ -26,6 +26,8 @@ func TestInitContainers(t *testing.T) {
 		{"failing init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sh", "-c", "exit 1"}}}, "", 40 * time.Second, api.PodPending, false, "waiting", api.ConditionFalse, true},
 		{"failing init, Never", []api.Container{{Name: "init", Image: "busybox", Command: []string{"false"}}}, "Never", 20 * time.Second, api.PodFailed, false, "waiting", api.ConditionFalse, false},
 		{"blocking init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sleep", "infinity"}}}, "", time.Minute, api.PodPending, false, "waiting", api.ConditionFalse, false},
+		{"for-loop init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sh", "-c", "for i in 1 2 3; do echo $i; done"}}}, "", 30 * time.Second, api.PodRunning, true, "running", api.ConditionTrue, false},
+		{"while-true init", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sh", "-c", "while true; do sleep 1; done"}}}, "", time.Minute, api.PodPending, false, "waiting", api.ConditionFalse, false},
 		{"completing init and sidecar", []api.Container{{Name: "init", Image: "busybox", Command: []string{"sleep", "3"}}, {Name: "side", Image: "nginx", RestartPolicy: "Always"}}, "", 30 * time.Second, api.PodRunning, true, "running", api.ConditionTrue, false},
 		{"crashing sidecar", []api.Container{{Name: "side", Image: "busybox", RestartPolicy: "Always"}}, "", 30 * time.Second, api.PodRunning, false, "running", api.ConditionTrue, true},
 	} {

@@ -12,12 +12,12 @@ import "time"
 // reports no progress, only the Pulling and Pulled events.
 func (k *Kubelets) PullProgress(uid string, now time.Time) (frac float64, end time.Time, ok bool) {
 	t := k.timelines[uid]
-	if t == nil || t.pulled || t.neverPull || len(t.pulls) == 0 {
+	if t == nil || t.pulled || t.blocked || len(t.pulls) == 0 {
 		return 0, time.Time{}, false
 	}
 	var total, gone time.Duration
 	for _, pl := range t.pulls {
-		if pl.failed || pl.neverPull {
+		if pl.failed || pl.blocked {
 			return 0, time.Time{}, false
 		}
 		total += pl.took

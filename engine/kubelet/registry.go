@@ -18,49 +18,74 @@ import (
 //   - Have(refs...) declares the registry's content: from the first call on,
 //     only the declared references exist (`registry has nginx:1.23 nginx:1.23.3`).
 //
+// Apart from the registry, every node holds the preloaded images (Preload,
+// SetPreloaded; by default SeedPreloadedImages) without pulling them, and
+// each image it has pulled (its status.images): imagePullPolicy Never runs
+// only those.
+//
 // References are compared normalized as the container runtime does
 // (docker/distribution reference.ParseNormalizedNamed plus the kubelet's
 // applyDefaultImageTag): "nginx" is docker.io/library/nginx:latest,
 // "bitnami/nginx:1" is docker.io/bitnami/nginx:1.
 type Registry struct {
-	// preloaded, once set (SetPreloaded), lists the images every node holds
-	// without status.images listing them; nil means every image.
+	// preloaded lists the images every node holds without pulling them
+	// (imported by hand), normalized; order keeps them in the order given.
 	preloaded map[string]bool
+	order     []string
 	declared  bool
 	have      map[string]bool
 	lack      map[string]bool
 	repos     map[string]bool // repositories with a declared reference
 }
 
-// Preloaded reports whether every node holds image from the start, as
-// when it was imported by hand (`ctr image import`): only
-// imagePullPolicy Never looks at it. By default every image is preloaded —
-// the seed tutorial's DaemonSets use imagePullPolicy: Never with nginx
-// images its author had imported on every node, and so do the engine's
-// tests — so Never means "run what is on the node". SetPreloaded narrows
-// the list; an image outside it, absent from status.images, then fails
-// with ErrImageNeverPull.
+// Preloaded reports whether every node holds image without pulling it, as
+// when it was imported by hand (`ctr image import`): what the runtime's
+// image store answers imageManager.EnsureImageExists (GetImageRef) for it.
+// Only imagePullPolicy Never looks at it (an image a node pulled is in its
+// status.images). A new
+// registry preloads only SeedPreloadedImages, so Never with any other image
+// fails with ErrImageNeverPull until the node has pulled it, as on a fresh
+// real node, whose image store holds nothing a pod could ask for.
 func (r *Registry) Preloaded(image string) bool {
-	return r.preloaded == nil || r.preloaded[NormalizeImage(image)]
+	return r.preloaded[NormalizeImage(image)]
 }
 
+// PreloadedImages returns the preloaded references, as given (SetPreloaded,
+// Preload), in order.
+func (r *Registry) PreloadedImages() []string { return append([]string(nil), r.order...) }
+
 // SeedPreloadedImages are the images the seed tutorial's author imported on
-// every node by hand: a page that wants imagePullPolicy Never to fail for
-// anything else, as on a real cluster, calls SetPreloaded(SeedPreloadedImages...).
+// every node by hand (its DaemonSets use imagePullPolicy: Never with them):
+// a new Registry preloads them, and nothing else.
 var SeedPreloadedImages = []string{"nginx:1.23", "nginx:1.23.3"}
 
 // SetPreloaded sets the images every node holds from the start (none when
-// refs is empty).
+// refs is empty), replacing the previous list.
 func (r *Registry) SetPreloaded(refs ...string) {
-	r.preloaded = map[string]bool{}
+	r.preloaded, r.order = map[string]bool{}, nil
+	r.Preload(refs...)
+}
+
+// Preload adds images to those every node holds, as if imported by hand on
+// each node; a reference already preloaded is not added twice.
+func (r *Registry) Preload(refs ...string) {
+	if r.preloaded == nil {
+		r.preloaded = map[string]bool{}
+	}
 	for _, ref := range refs {
-		r.preloaded[NormalizeImage(ref)] = true
+		if n := NormalizeImage(ref); !r.preloaded[n] {
+			r.preloaded[n] = true
+			r.order = append(r.order, ref)
+		}
 	}
 }
 
-// NewRegistry returns an open registry.
+// NewRegistry returns an open registry (every reference exists) whose
+// nodes hold SeedPreloadedImages.
 func NewRegistry() *Registry {
-	return &Registry{have: map[string]bool{}, lack: map[string]bool{}, repos: map[string]bool{}}
+	r := &Registry{have: map[string]bool{}, lack: map[string]bool{}, repos: map[string]bool{}}
+	r.SetPreloaded(SeedPreloadedImages...)
+	return r
 }
 
 // Have declares references that exist; the registry then holds only the

@@ -53,8 +53,20 @@ func TestNormalizeImage(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	r := NewRegistry()
-	if !r.Exists("anything:v9") || !r.Preloaded("anything:v9") {
-		t.Fatal("an open registry has every image, and every image is preloaded")
+	if !r.Exists("anything:v9") || r.Preloaded("anything:v9") {
+		t.Fatal("an open registry has every image, and a fresh node holds none of them")
+	}
+	for _, ref := range SeedPreloadedImages {
+		if !r.Preloaded(ref) || !r.Preloaded("docker.io/library/"+ref) {
+			t.Fatalf("%s, imported by hand by the seed's author, is preloaded by default", ref)
+		}
+	}
+	r.Preload("busybox:1.36", "docker.io/library/busybox:1.36")
+	if !r.Preloaded("busybox:1.36") || !r.Preloaded("nginx:1.23") {
+		t.Fatal("Preload adds to the preloaded images")
+	}
+	if got := strings.Join(r.PreloadedImages(), " "); got != "nginx:1.23 nginx:1.23.3 busybox:1.36" {
+		t.Fatalf("PreloadedImages = %q", got)
 	}
 	r.Lack("nginx:1.233")
 	if r.Exists("docker.io/library/nginx:1.233") || !r.Exists("nginx:1.23") {
@@ -175,38 +187,6 @@ func TestImagePullBackOff(t *testing.T) {
 	w.advance(6 * time.Minute)
 	if p.Status.Phase != api.PodRunning || !p.IsReady() {
 		t.Fatalf("after the tag appeared: %s %s", p.Status.Phase, waiting(p))
-	}
-}
-
-func TestErrImageNeverPull(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		preloaded []string
-		want      string
-	}{
-		{"preloaded by default", nil, "Running"},
-		{"not preloaded", []string{}, "ErrImageNeverPull"},
-		{"preloaded by name", []string{"docker.io/library/nginx:1.27"}, "Running"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, "node-0")
-			if tc.preloaded != nil {
-				w.k.Registry.SetPreloaded(tc.preloaded...)
-			}
-			p := w.pod("a", "node-0", nil) // nginx:1.27, imagePullPolicy Never
-			w.advance(time.Minute)
-			if got := waiting(p); got != tc.want {
-				t.Fatalf("state %s, want %s", got, tc.want)
-			}
-			if tc.want == "ErrImageNeverPull" {
-				if msg := p.Status.ContainerStatuses[0].State.Waiting.Message; msg != `Container image "nginx:1.27" is not present with pull policy of Never` {
-					t.Errorf("message %q", msg)
-				}
-				if countEvents(w, p, "Failed Error: ErrImageNeverPull") != 1 || p.Status.Phase != api.PodPending {
-					t.Errorf("phase %s events %v", p.Status.Phase, events(w.c, p))
-				}
-			}
-		})
 	}
 }
 

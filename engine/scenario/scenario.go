@@ -36,8 +36,11 @@
 //	registry lacks REF...      make references unpullable (the registry is
 //	                           open by default: every reference exists)
 //	registry preloaded REF...|none
-//	                           the images every node holds for imagePullPolicy
-//	                           Never (default: all; others: ErrImageNeverPull)
+//	                           the images every node holds without pulling
+//	                           (replacing the list; default: nginx:1.23 and
+//	                           nginx:1.23.3): imagePullPolicy Never runs only
+//	                           these and images the node pulled, others wait
+//	                           in ErrImageNeverPull
 //	pod unready POD [-n NS]    its readiness probe starts failing: the kubelet
 //	                           marks it unready after failureThreshold probes
 //	                           (at once for a container without readinessProbe)

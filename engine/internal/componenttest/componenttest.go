@@ -43,10 +43,16 @@ func New(t testing.TB, nodes ...string) *World {
 	return ForCluster(t, c)
 }
 
-// ForCluster returns a world over the store c.
+// ForCluster returns a world over the store c. Its nodes hold Images
+// (preloaded), so pods using imagePullPolicy Never with them start at once.
 func ForCluster(t testing.TB, c *cluster.Cluster) *World {
-	return &World{T: t, C: c, K: kubelet.New(c), NL: nodelifecycle.New(c), TE: tainteviction.New(c), PG: podgc.New(c), GC: garbagecollector.New(c)}
+	k := kubelet.New(c)
+	k.Registry.Preload(Images...)
+	return &World{T: t, C: c, K: k, NL: nodelifecycle.New(c), TE: tainteviction.New(c), PG: podgc.New(c), GC: garbagecollector.New(c)}
 }
+
+// Images are preloaded on every node of a World.
+var Images = []string{"nginx:1.27", "busybox:1.36", "busybox"}
 
 // Settle runs the components, in engine/loop.go's order, until a pass
 // writes nothing.
