@@ -190,6 +190,17 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 				return nil, diags
 			}
 		}
+		if _, served := apischema.ServedKind(apiVersion, kind); !served {
+			// kubectl's RESTMapper knows only what discovery lists
+			// (resource.Mapper infoForData: `resource mapping not found
+			// for name: ... ensure CRDs are installed first`)
+			l, c := d.at(top)
+			if p, ok := d.doc.pos["apiVersion"]; ok {
+				l, c = p.line, p.col
+			}
+			diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, unservedHint(apiVersion, kind)))
+			return nil, diags
+		}
 		d.doc.Skipped = true
 		d.doc.raw = d.toAny(top)
 		return d.doc, d.diags
@@ -341,6 +352,84 @@ func sortDiagnostics(ds []Diagnostic) {
 		ds[0].kubectl, ds[first].kubectl = ds[first].kubectl, ""
 		ds[0].silent, ds[first].silent = false, true
 	}
+}
+
+// unservedHint says what the API server serves instead of apiVersion and
+// kind: the served versions of the kind, or the served kind the name
+// misspells.
+func unservedHint(apiVersion, kind string) string {
+	var versions []string
+	for _, r := range apischema.Served() {
+		if r.Kind == kind && !slices.Contains(versions, r.APIVersion()) {
+			versions = append(versions, r.APIVersion())
+		}
+	}
+	if len(versions) > 0 {
+		if _, removed := removedAPIs[apiVersion+" "+kind]; removed {
+			return fmt.Sprintf("%s %s was removed in Kubernetes %s; write `apiVersion: %s`", apiVersion, kind, removedAPIs[apiVersion+" "+kind], versions[0])
+		}
+		return fmt.Sprintf("a v1.37 cluster serves %s as %s; write `apiVersion: %s`", kind, strings.Join(versions, " or "), versions[0])
+	}
+	if _, removed := removedAPIs[apiVersion+" "+kind]; removed {
+		return fmt.Sprintf("%s %s was removed in Kubernetes %s and has no replacement in the API", apiVersion, kind, removedAPIs[apiVersion+" "+kind])
+	}
+	best, bestDist := "", maxMisspelling+1
+	for _, r := range apischema.Served() {
+		if strings.EqualFold(r.Kind, kind) {
+			return fmt.Sprintf("kinds are case-sensitive: write `kind: %s`", r.Kind)
+		}
+		if dist := editDistance(kind, r.Kind); dist < bestDist {
+			best, bestDist = r.Kind, dist
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("no API serves a kind %s: did you mean `kind: %s`?", kind, best)
+	}
+	return fmt.Sprintf("a v1.37 cluster serves no kind %s in %s (a custom resource needs its CustomResourceDefinition applied first)", kind, apiVersion)
+}
+
+// removedAPIs are the API versions of the deprecated-API migration guide
+// that manifests still carry, and the release that stopped serving them.
+var removedAPIs = map[string]string{
+	"policy/v1beta1 PodSecurityPolicy":                                    "1.25",
+	"policy/v1beta1 PodDisruptionBudget":                                  "1.25",
+	"batch/v1beta1 CronJob":                                               "1.25",
+	"rbac.authorization.k8s.io/v1beta1 Role":                              "1.22",
+	"rbac.authorization.k8s.io/v1beta1 RoleBinding":                       "1.22",
+	"rbac.authorization.k8s.io/v1beta1 ClusterRole":                       "1.22",
+	"rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding":                "1.22",
+	"extensions/v1beta1 Deployment":                                       "1.16",
+	"extensions/v1beta1 ReplicaSet":                                       "1.16",
+	"extensions/v1beta1 Ingress":                                          "1.22",
+	"extensions/v1beta1 NetworkPolicy":                                    "1.16",
+	"extensions/v1beta1 PodSecurityPolicy":                                "1.16",
+	"apps/v1beta1 Deployment":                                             "1.16",
+	"apps/v1beta2 Deployment":                                             "1.16",
+	"apps/v1beta1 StatefulSet":                                            "1.16",
+	"apps/v1beta2 StatefulSet":                                            "1.16",
+	"apps/v1beta2 ReplicaSet":                                             "1.16",
+	"networking.k8s.io/v1beta1 Ingress":                                   "1.22",
+	"networking.k8s.io/v1beta1 IngressClass":                              "1.22",
+	"scheduling.k8s.io/v1beta1 PriorityClass":                             "1.22",
+	"storage.k8s.io/v1beta1 StorageClass":                                 "1.22",
+	"storage.k8s.io/v1beta1 CSIDriver":                                    "1.22",
+	"storage.k8s.io/v1beta1 CSINode":                                      "1.22",
+	"storage.k8s.io/v1beta1 VolumeAttachment":                             "1.22",
+	"storage.k8s.io/v1beta1 CSIStorageCapacity":                           "1.27",
+	"apiextensions.k8s.io/v1beta1 CustomResourceDefinition":               "1.22",
+	"admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration":   "1.22",
+	"admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration": "1.22",
+	"coordination.k8s.io/v1beta1 Lease":                                   "1.22",
+	"certificates.k8s.io/v1beta1 CertificateSigningRequest":               "1.22",
+	"autoscaling/v2beta1 HorizontalPodAutoscaler":                         "1.25",
+	"autoscaling/v2beta2 HorizontalPodAutoscaler":                         "1.26",
+	"discovery.k8s.io/v1beta1 EndpointSlice":                              "1.25",
+	"events.k8s.io/v1beta1 Event":                                         "1.25",
+	"node.k8s.io/v1beta1 RuntimeClass":                                    "1.25",
+	"flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema":                     "1.29",
+	"flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration":     "1.29",
+	"flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema":                     "1.32",
+	"flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration":     "1.32",
 }
 
 func noMatch(file string, line, col int, name, namespace, kind, apiVersion, hint string) Diagnostic {
