@@ -25,3 +25,42 @@ func TestApplyUnserved(t *testing.T) {
 		"kubectl replace -f role.yaml",
 	}}})
 }
+
+// perDocFiles are multi-document files that partly fail.
+var perDocFiles = map[string]string{
+	"nested.yaml":                  "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: x\n---\napiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: r\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: bad\nspec:\n  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n      labels: {app: z}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n",
+	"cni.yaml":                     "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: flannel\n  namespace: kube-system\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-flannel-cfg\n  namespace: kube-system\ndata:\n  a: b\n---\napiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata:\n  name: kube-flannel-ds-amd64\n  namespace: kube-system\nspec:\n  template:\n    metadata:\n      labels: {app: flannel}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n---\napiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata:\n  name: kube-flannel-ds-arm64\n  namespace: kube-system\nspec:\n  template:\n    metadata:\n      labels: {app: flannel}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n",
+	"syntax.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s2\n  labels: [a: b\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s3\n",
+	"novers.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n1\n---\nkind: ConfigMap\nmetadata:\n  name: n2\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n3\n",
+	"invalid.yaml":                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: i1\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: bad\nspec:\n  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n      labels: {app: z}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: i3\n",
+	"unknownfield.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u1\nfoo: bar\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u2\n",
+	"mixed.yaml":                   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m1\n---\napiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m3\n",
+	"one-invalid-one-mapping.yaml": "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o2\n  namespace: nope\n",
+}
+
+// TestApplyPerDocument: apply, create and replace -f act on every document
+// they can, in order, and report the others (exit 1); a failed document
+// changes nothing; a syntax error ends the file after the documents
+// before it were applied.
+func TestApplyPerDocument(t *testing.T) {
+	runGoldenCases(t, []goldenCase{{name: "apply_per_document", files: perDocFiles, lines: []string{
+		"kubectl apply -f cni.yaml",
+		"kubectl get sa,cm -n kube-system",
+		"kubectl apply -f cni.yaml",
+		"kubectl create -f cni.yaml",
+		"kubectl replace -f cni.yaml",
+		"kubectl apply -f syntax.yaml",
+		"kubectl get cm",
+		"kubectl create -f syntax.yaml",
+		"kubectl apply -f novers.yaml",
+		"kubectl get cm",
+		"kubectl apply -f invalid.yaml",
+		"kubectl get cm,ds",
+		"kubectl apply -f unknownfield.yaml",
+		"kubectl get cm",
+		"kubectl create -f mixed.yaml",
+		"kubectl apply -f one-invalid-one-mapping.yaml",
+		"kubectl apply -f nested.yaml",
+		"kubectl create -f nested.yaml",
+	}}})
+}

@@ -35,35 +35,65 @@ const podUpdateForbidden = "pod updates may not change fields other than `spec.c
 // three-way merge, keeps labels, annotations, node taints and pod fields
 // that the manifest never set.
 func ApplyTo(c *cluster.Cluster, docs []Document, mode Mode) ([]string, error) {
-	a := &applier{c: c, mode: mode, pending: map[string]any{}}
-	var plans []func() error
 	var lines []string
 	var diags []Diagnostic
+	for _, o := range ApplyEach(c, docs, mode) {
+		if o.Err != nil {
+			diags = append(diags, o.Err.raw...)
+			continue
+		}
+		if o.Line != "" {
+			lines = append(lines, o.Line)
+		}
+	}
+	if len(diags) > 0 {
+		return lines, newError(diags)
+	}
+	return lines, nil
+}
+
+// Outcome is what ApplyEach did with one document.
+type Outcome struct {
+	// Line is kubectl's success line (`daemonset.apps/x created`), ""
+	// when the document failed or was skipped.
+	Line string
+	// Err is the document's error; the store is as the document found it.
+	Err *Error
+	// Skipped is true for a document ApplyTo does not write (a kind the
+	// engine does not simulate).
+	Skipped bool
+}
+
+// ApplyEach writes the documents in order, each on its own as kubectl's
+// apply, create and replace send each object in its own request
+// (apply.go Run: applyOneObject for every info, collecting errors):
+// one outcome per document. A document that fails changes nothing and
+// does not stop the others; a later document sees what the earlier ones
+// wrote (a Namespace first, then its objects).
+func ApplyEach(c *cluster.Cluster, docs []Document, mode Mode) []Outcome {
+	a := &applier{c: c, mode: mode, pending: map[string]any{}}
+	out := make([]Outcome, len(docs))
 	for i := range docs {
 		doc := &docs[i]
 		if doc.Skipped || doc.Object == nil {
+			out[i].Skipped = true
 			continue
 		}
 		line, write, ds := a.plan(doc)
 		if len(ds) > 0 {
-			diags = append(diags, ds...)
+			out[i].Err = newError(ds)
 			continue
 		}
-		lines = append(lines, line)
 		if write != nil {
-			plans = append(plans, write)
+			if err := write(); err != nil {
+				// cannot happen after planning; report it rather than panic
+				out[i].Err = newError([]Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}})
+				continue
+			}
 		}
+		out[i].Line = line
 	}
-	if len(diags) > 0 {
-		return nil, newError(diags)
-	}
-	for _, w := range plans {
-		if err := w(); err != nil {
-			// cannot happen after planning; report it rather than panic
-			return lines, newError([]Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}})
-		}
-	}
-	return lines, nil
+	return out
 }
 
 type applier struct {

@@ -29,11 +29,18 @@ var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// piece is one object's outcome of decodeDocument: the document, or the
+// problems that kept it from decoding.
+type piece struct {
+	doc   *Document
+	diags []Diagnostic
+}
+
 // decodeDocument decodes one `---`-separated document: one object, or the
-// items of a v1 List.
-func decodeDocument(file string, ch chunk, opts DecodeOptions) (docs []Document, diags []Diagnostic) {
+// items of a v1 List, each a piece of its own.
+func decodeDocument(file string, ch chunk, opts DecodeOptions) []piece {
 	if strings.TrimSpace(stripComments(ch.text)) == "" {
-		return nil, nil
+		return nil
 	}
 	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
 	var root yaml.Node
@@ -46,36 +53,31 @@ func decodeDocument(file string, ch chunk, opts DecodeOptions) (docs []Document,
 		return yaml.Unmarshal([]byte(ch.text), &root)
 	}()
 	if err != nil {
-		return nil, syntaxDiagnostics(file, ch, err)
+		return []piece{{diags: syntaxDiagnostics(file, ch, err)}}
 	}
 	if len(root.Content) == 0 {
-		return nil, nil
+		return nil
 	}
 	top := d.resolve(root.Content[0])
 	if top == nil {
-		return nil, d.diags
+		return []piece{{diags: d.diags}}
 	}
 	if top.Kind == yaml.ScalarNode && scalarKind(top) == "null" {
-		return nil, nil
+		return nil
 	}
+	var out []piece
 	if items, ok := listItems(top); ok {
 		// kind: List (what `kubectl get -o yaml` prints for several
 		// objects): kubectl's resource builder flattens it into its items
 		// (FlattenListVisitor, meta.ExtractList), applied in order.
 		for _, it := range items {
 			doc, ds := decodeObject(file, ch, it, opts)
-			diags = append(diags, ds...)
-			if doc != nil {
-				docs = append(docs, *doc)
-			}
+			out = append(out, piece{doc: doc, diags: ds})
 		}
-		return docs, diags
+		return out
 	}
 	doc, ds := decodeObject(file, ch, top, opts)
-	if doc == nil {
-		return nil, ds
-	}
-	return []Document{*doc}, ds
+	return []piece{{doc: doc, diags: ds}}
 }
 
 // listItems returns the items of a `kind: List` (apiVersion v1) mapping;
@@ -121,10 +123,10 @@ func listItems(top *yaml.Node) (items []*yaml.Node, ok bool) {
 // decodeObject decodes one object's mapping (a document, or an item of a
 // List) of chunk ch.
 func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (doc *Document, diags []Diagnostic) {
-	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file, verb: opts.Verb}, opts: opts}
 	top = d.resolve(top)
 	if top == nil {
-		return nil, d.diags
+		return d.doc, d.diags
 	}
 	line, col := d.at(top)
 	d.doc.Line = line
@@ -133,7 +135,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 		hint := "a manifest is a mapping of `key: value` lines starting with apiVersion: and kind:"
 		diags = append(diags, Diagnostic{File: file, Line: line, Column: col, Message: msg, Hint: hint,
 			kubectl: fmt.Sprintf("error: unable to decode %q: %s", file, msg)})
-		return nil, append(diags, lineHints(file, ch, "", true)...)
+		return d.doc, append(diags, lineHints(file, ch, "", true)...)
 	}
 	// apiVersion and kind, as kubectl's client-side checks see them.
 	var apiVersion, kind string
@@ -178,7 +180,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 		diags = append(diags, Diagnostic{File: file, Line: line, Column: col,
 			Message: "error validating data: " + msg, Hint: hint,
 			kubectl: fmt.Sprintf("error: error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", file, msg)})
-		return nil, append(diags, lineHints(file, ch, kind, true)...)
+		return d.doc, append(diags, lineHints(file, ch, kind, true)...)
 	}
 	want, ok := simulated[kind]
 	if !ok {
@@ -187,7 +189,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 				l, c := d.at(kindNode)
 				diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion,
 					fmt.Sprintf("kinds are case-sensitive: write `kind: %s`", k)))
-				return nil, diags
+				return d.doc, diags
 			}
 		}
 		if _, served := apischema.ServedKind(apiVersion, kind); !served {
@@ -199,7 +201,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 				l, c = p.line, p.col
 			}
 			diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, unservedHint(apiVersion, kind)))
-			return nil, diags
+			return d.doc, diags
 		}
 		d.doc.Skipped = true
 		d.doc.raw = d.toAny(top)
@@ -215,7 +217,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 			l, c = p.line, p.col
 		}
 		diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, hint))
-		return nil, diags
+		return d.doc, diags
 	}
 	d.kind = kind
 	d.version = apiVersion[strings.LastIndex(apiVersion, "/")+1:]
@@ -256,7 +258,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 	}
 	if len(d.diags) > 0 {
 		sortDiagnostics(d.diags)
-		return nil, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
+		return d.doc, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
 	}
 	d.doc.raw = d.toAny(top)
 	d.doc.Object = obj
@@ -264,7 +266,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 	d.doc.Name, d.doc.Namespace = meta.Name, meta.Namespace
 	if vd := d.doc.validate(); len(vd) > 0 {
 		// the copy-paste hints only when something is wrong
-		return nil, append(vd, lineHints(file, ch, kind, true)...)
+		return d.doc, append(vd, lineHints(file, ch, kind, true)...)
 	}
 	return d.doc, nil
 }

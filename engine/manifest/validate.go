@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 	"maps"
 	"path"
 	"regexp"
@@ -1576,6 +1577,15 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 		return nil
 	}
 	group := fmt.Sprintf("The %s %q is invalid", kind, name)
+	qualified := kind
+	if r, ok := apischema.ServedKind(doc.APIVersion, kind); ok {
+		qualified = r.QualifiedKind()
+	}
+	verb := doc.verb
+	if verb == "" {
+		verb = "creating"
+	}
+	status := fmt.Sprintf("error when %s %q: %s %q is invalid", verb, doc.file, qualified, name)
 	out := make([]Diagnostic, 0, len(l))
 	for _, e := range l {
 		p := e.pos
@@ -1588,7 +1598,7 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 			hint = validationHint(e)
 		}
 		out = append(out, Diagnostic{File: doc.file, Line: pos.line, Column: pos.col, Field: e.path,
-			Message: e.body, Hint: hint, group: group})
+			Message: e.body, Hint: hint, group: group, status: status})
 	}
 	return out
 }
