@@ -120,6 +120,7 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 		switch {
 		case d.Err != nil:
 			dr.Status, dr.Error, dr.Diagnostics = DocumentFailed, strings.TrimSuffix(kubectl.ErrorText(d.Err), "\n"), d.Diagnostics
+			out.Add(true, d.Warnings)
 			failed = append(failed, d.Diagnostics...)
 		case d.NotRead:
 			dr.Status = DocumentNotRead

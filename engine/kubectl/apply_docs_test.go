@@ -64,3 +64,24 @@ func TestApplyPerDocument(t *testing.T) {
 		"kubectl create -f nested.yaml",
 	}}})
 }
+
+// dumpFiles are `kubectl get -o yaml` dumps with a stale resourceVersion.
+var dumpFiles = map[string]string{
+	"dump.yaml":    "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  annotations:\n    deprecated.daemonset.template.generation: \"1\"\n  creationTimestamp: \"2024-01-01T00:00:00Z\"\n  generation: 1\n  name: x\n  namespace: default\n  resourceVersion: \"123\"\n  uid: 0b9d6c1e-6a43-4d8e-9b0c-1a2b3c4d5e6f\nspec:\n  revisionHistoryLimit: 10\n  selector:\n    matchLabels:\n      app: x\n  template:\n    metadata:\n      labels:\n        app: x\n    spec:\n      containers:\n      - image: busybox:1.36\n        name: c\n        command: [\"sleep\", \"infinity\"]\n  updateStrategy:\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n    type: RollingUpdate\nstatus:\n  currentNumberScheduled: 2\n  desiredNumberScheduled: 2\n  numberMisscheduled: 0\n  numberReady: 2\n  observedGeneration: 1\n",
+	"cm-dump.yaml": "apiVersion: v1\ndata:\n  a: b\nkind: ConfigMap\nmetadata:\n  creationTimestamp: \"2024-01-01T00:00:00Z\"\n  name: cmd\n  namespace: default\n  resourceVersion: \"123\"\n  uid: 0b9d6c1e-6a43-4d8e-9b0c-1a2b3c4d5e6f\n",
+}
+
+// TestApplyStaleResourceVersion: a dump is created (kubectl clears the
+// resourceVersion on create); applying or replacing it again is the API
+// server's Conflict, exit 1, and the object is unchanged.
+func TestApplyStaleResourceVersion(t *testing.T) {
+	runGoldenCases(t, []goldenCase{{name: "apply_stale_resource_version", files: dumpFiles, lines: []string{
+		"kubectl apply -f dump.yaml",
+		"kubectl apply -f dump.yaml",
+		"kubectl create -f cm-dump.yaml",
+		"kubectl create -f cm-dump.yaml",
+		"kubectl apply -f cm-dump.yaml",
+		"kubectl replace -f cm-dump.yaml",
+		"kubectl get cm cmd -o jsonpath={.metadata.uid}",
+	}}})
+}

@@ -1,12 +1,14 @@
 package kubectl
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
 	"github.com/dsplayground/dsplay/engine/manifest"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 )
 
 // ApplyOptions tune ApplyManifests.
@@ -200,7 +202,16 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 		}
 		warn[i] = w
 	}
-	outcomes := manifest.ApplyEach(c, docs, mode)
+	// each document is sent on its own, against the store as the
+	// documents before it left it
+	var outcomes []manifest.Outcome
+	for i := range docs {
+		if err := staleResourceVersion(c, docs[i], mode); err != nil {
+			outcomes = append(outcomes, manifest.Outcome{Err: nil, Conflict: err})
+			continue
+		}
+		outcomes = append(outcomes, manifest.ApplyEach(c, docs[i:i+1], mode)[0])
+	}
 	res := &ApplyResult{}
 	var builderErrs, serverErrs, visitErrs []error
 	k := 0
@@ -210,11 +221,14 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 			out := outcomes[k]
 			k++
 			e.res.Skipped = out.Skipped
-			if out.Err != nil {
+			// apply warns before it sends, whatever the answer
+			e.res.Warnings = warn[i]
+			if out.Conflict != nil {
+				e.res.Err = out.Conflict
+			} else if out.Err != nil {
 				e.res.Err, e.res.Diagnostics = &docError{out.Err}, out.Err.Diagnostics
 			} else {
 				e.res.Line = out.Line
-				e.res.Warnings = warn[i]
 			}
 		}
 		if e.res.Err != nil {
@@ -251,4 +265,67 @@ func ManifestError(err error) (*manifest.Error, bool) {
 		return de.e, true
 	}
 	return nil, false
+}
+
+// staleResourceVersion is the API server's optimistic concurrency check
+// for a document that carries metadata.resourceVersion (a `kubectl get -o
+// yaml` dump) against the stored object: kubectl apply patches an
+// existing object with the patch holding the document's resourceVersion,
+// kubectl replace puts it, and when it is not the stored one the update
+// is a Conflict (storage GuaranteedUpdate: OptimisticLockErrorMsg). apply
+// retries the patch (Patcher.Patch, maxPatchRetry) and then reports it,
+// wrapped by its patcher ("patching") and applyOneObject ("applying
+// patch: <patch> to: <info> for:"); replace wraps it "replacing".
+// kubectl create, and apply of an object that does not exist, clear the
+// resourceVersion before they send (resource.Helper.Create with modify).
+func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest.Mode) error {
+	if mode == manifest.ModeCreate || d.Skipped || d.Object == nil {
+		return nil
+	}
+	v, ok := manifestField(d.Raw(), "metadata", "resourceVersion")
+	rv, _ := v.(string)
+	if !ok || rv == "" {
+		return nil
+	}
+	live := liveObject(c, d)
+	if live == nil {
+		return nil
+	}
+	meta := objectMeta(live)
+	if meta == nil || meta.ResourceVersion == rv {
+		return nil
+	}
+	r, ok := apischema.ServedKind(d.APIVersion, d.Kind)
+	if !ok {
+		return nil
+	}
+	conflict := fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.GroupResource(), meta.Name)
+	if mode == manifest.ModeReplace {
+		return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("error when replacing %q: %s", d.File(), conflict)}
+	}
+	patch, err := json.Marshal(applyPatchFor(d, live))
+	if err != nil {
+		patch = []byte("{}")
+	}
+	// resource.Info.String: the mapping's resource and kind, then the name
+	group := r.Group
+	info := fmt.Sprintf("Resource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q",
+		group+"/"+r.Version+", Resource="+r.Resource, group+"/"+r.Version+", Kind="+r.Kind, meta.Name, meta.Namespace)
+	return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("error when applying patch:\n%s\nto:\n%s\nfor: %q: error when patching %q: %s",
+		patch, info, d.File(), d.File(), conflict)}
+}
+
+// manifestField is the value at path of a document's generic form.
+func manifestField(raw any, path ...string) (any, bool) {
+	cur := raw
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
 }

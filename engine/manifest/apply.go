@@ -62,6 +62,9 @@ type Outcome struct {
 	// Skipped is true for a document ApplyTo does not write (a kind the
 	// engine does not simulate).
 	Skipped bool
+	// Conflict is an API error found before the document was planned (a
+	// stale resourceVersion), set by the caller.
+	Conflict error
 }
 
 // ApplyEach writes the documents in order, each on its own as kubectl's
