@@ -52,6 +52,10 @@ type DocumentResult struct {
 	// and hint.
 	Error       string
 	Diagnostics []manifest.Diagnostic
+	// Inert is true for a kind the playground stores as the API server
+	// does but no component acts on (Deployment, Service, ClusterRole
+	// ...), whatever its Status: a page may say so quietly.
+	Inert bool
 }
 
 // The values of DocumentResult.Status.
@@ -116,7 +120,7 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 	var failed []manifest.Diagnostic
 	for _, d := range res.Documents {
 		dr := DocumentResult{Index: d.Index, APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Namespace: d.Namespace,
-			StartLine: d.StartLine, EndLine: d.EndLine, Line: d.Line}
+			StartLine: d.StartLine, EndLine: d.EndLine, Line: d.Line, Inert: d.Inert}
 		switch {
 		case d.Err != nil:
 			dr.Status, dr.Error, dr.Diagnostics = DocumentFailed, strings.TrimSuffix(kubectl.ErrorText(d.Err), "\n"), d.Diagnostics

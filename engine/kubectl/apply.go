@@ -247,7 +247,7 @@ func MissingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []
 			if live := c.Namespace(o.Name); live != nil {
 				meta = &live.ObjectMeta
 			}
-		case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+		case *api.ServiceAccount, *api.ConfigMap, *api.Secret, *api.GenericObject:
 			rt := configObjectType(o)
 			resource = rt.resource
 			if live, ok := getConfigObject(c, rt, d.Namespace, d.Name).(interface{ GetObjectMeta() *api.ObjectMeta }); ok {

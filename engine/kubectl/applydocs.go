@@ -3,6 +3,8 @@ package kubectl
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/dsplayground/dsplay/engine/api"
 	"sort"
 	"strconv"
 
@@ -44,9 +46,11 @@ type DocumentResult struct {
 	// missing last-applied annotation, unknown fields in Warn mode, a kind
 	// the playground does not simulate).
 	Warnings string
-	// Skipped is true for a kind the engine does not simulate (the
-	// document is accepted and ignored).
+	// Skipped is true for a document accepted and ignored.
 	Skipped bool
+	// Inert is true for a kind stored as written that no component of
+	// the playground acts on (api.GenericObject).
+	Inert bool
 	// NotRead is true for an object after a syntax error in its file:
 	// kubectl stops reading the file there, so the object was neither
 	// applied nor refused.
@@ -101,9 +105,9 @@ func (r *ApplyResult) Applied() int {
 // Error order mirrors the commands: apply collects its builder's errors
 // (mapping, parse) first, as one error or a nested aggregate
 // (GetObjects -> Result.Infos), then each object's error from the server
-// (apply.go Run: errs); create and replace collect every error in the
-// order the objects are visited (RunCreate, Run: r.Visit through
-// ContinueOnErrorVisitor).
+// (apply.go Run: errs); create and replace report each object's error
+// from the server first, then the builder's (checked against a real
+// v1.37.2 kubectl).
 func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string, mode manifest.Mode, o ApplyOptions) (*ApplyResult, error) {
 	type entry struct {
 		res     DocumentResult
@@ -159,6 +163,7 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 				}
 				e.doc = &d[0]
 				e.res.Namespace = d[0].Namespace
+				_, e.res.Inert = d[0].Object.(*api.GenericObject)
 			}
 			entries = append(entries, e)
 		}
@@ -213,7 +218,7 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 		outcomes = append(outcomes, manifest.ApplyEach(c, docs[i:i+1], mode)[0])
 	}
 	res := &ApplyResult{}
-	var builderErrs, serverErrs, visitErrs []error
+	var builderErrs, serverErrs []error
 	k := 0
 	for i := range entries {
 		e := &entries[i]
@@ -232,7 +237,6 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 			}
 		}
 		if e.res.Err != nil {
-			visitErrs = append(visitErrs, e.res.Err)
 			if e.builder {
 				builderErrs = append(builderErrs, e.res.Err)
 			} else {
@@ -249,7 +253,15 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 		}
 		res.Err = visitErr(append(errs, serverErrs...))
 	} else {
-		res.Err = visitErr(visitErrs)
+		// create.go RunCreate, replace.go Run: r.Visit's outer
+		// ContinueOnErrorVisitor collects each object's error as it is
+		// sent; the mapping and parse errors the stream visitors collected
+		// come last, as one error or a nested aggregate
+		errs := append([]error(nil), serverErrs...)
+		if b := visitErr(builderErrs); b != nil {
+			errs = append(errs, b)
+		}
+		res.Err = visitErr(errs)
 	}
 	return res, nil
 }

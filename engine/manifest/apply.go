@@ -259,6 +259,12 @@ func (a *applier) plan(doc *Document) (line string, write func() error, diags []
 			return "", nil, diags
 		}
 		return a.planNamespace(doc, ns)
+	case *api.GenericObject:
+		g := deepCopy(o)
+		if diags := a.generateName(doc, &g.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planGeneric(doc, g)
 	}
 	line, write, diags, _ = a.planConfigObject(doc)
 	return line, write, diags
@@ -541,9 +547,9 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 				return nil, diags
 			}
 			// the Priority admission plugin refuses an unknown priorityClassName
-			if err := cluster.AdmitPodPriority(deepCopy(pod)); err != nil {
+			if err := a.c.AdmitPodPriority(deepCopy(pod)); err != nil {
 				return nil, a.serverError(doc, "spec.priorityClassName", "Forbidden", err.Error(),
-					"the only PriorityClasses are the built-in system-node-critical and system-cluster-critical (PriorityClass objects are not simulated); remove priorityClassName or use one of them")
+					"apply the PriorityClass first (apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, value: ...), or put it before this document in the file; the built-in classes are system-node-critical and system-cluster-critical")
 			}
 			if a.mode == ModeApply {
 				if pod.Annotations == nil {

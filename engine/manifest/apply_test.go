@@ -37,7 +37,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 	c := newCluster()
 	node := "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n  labels:\n    disk: ssd\n"
 	text := minimalDS + "---\n" + node + "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n"
-	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web created\nnode/node-3 created" {
+	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web created\nnode/node-3 created\nservice/svc created" {
 		t.Fatalf("lines %q", got)
 	}
 	ds := c.DaemonSet("default", "web")
@@ -55,7 +55,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 
 	// same manifest again: unchanged, nothing written
 	rv := c.ResourceVersion()
-	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web unchanged\nnode/node-3 unchanged" {
+	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web unchanged\nnode/node-3 unchanged\nservice/svc unchanged" {
 		t.Fatalf("lines %q", got)
 	}
 	if c.ResourceVersion() != rv {

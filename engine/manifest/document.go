@@ -203,9 +203,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 			diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, unservedHint(apiVersion, kind)))
 			return d.doc, diags
 		}
-		d.doc.Skipped = true
-		d.doc.raw = d.toAny(top)
-		return d.doc, d.diags
+		return decodeGeneric(d, ch, top, apiVersion, kind)
 	}
 	if apiVersion != want {
 		hint := fmt.Sprintf("%s is served as %s; write `apiVersion: %s`", kind, want, want)
@@ -267,6 +265,40 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 	if vd := d.doc.validate(); len(vd) > 0 {
 		// the copy-paste hints only when something is wrong
 		return d.doc, append(vd, lineHints(file, ch, kind, true)...)
+	}
+	return d.doc, nil
+}
+
+// decodeGeneric decodes an object of a kind the API server serves and the
+// playground does not simulate into an api.GenericObject: metadata as for
+// every kind, the other top-level fields kept as written (status dropped,
+// as the API server drops it on create and update), checked against the
+// kind's schema when engine/schema has it (unknown fields, types).
+func decodeGeneric(d *decoder, ch chunk, top *yaml.Node, apiVersion, kind string) (*Document, []Diagnostic) {
+	r, _ := apischema.ServedKind(apiVersion, kind)
+	d.kind = kind
+	d.version = apiVersion[strings.LastIndex(apiVersion, "/")+1:]
+	g := &api.GenericObject{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}, Group: r.Group, Resource: r.Resource, Namespaced: r.Namespaced}
+	d.object(top, &g.ObjectMeta, nil)
+	d.strict(ch, top, apiVersion)
+	if len(d.diags) > 0 {
+		sortDiagnostics(d.diags)
+		return d.doc, append(d.diags, d.withoutStrictRepeats(lineHints(d.file, ch, kind, true))...)
+	}
+	g.Fields = d.extra[""]
+	if g.Fields == nil {
+		g.Fields = map[string]any{}
+	}
+	if !r.Namespaced {
+		g.Namespace = ""
+	} else if g.Namespace == "" {
+		g.Namespace = api.DefaultNamespace // SetNamespace gives -n's
+	}
+	d.doc.raw = d.toAny(top)
+	d.doc.Object = g
+	d.doc.Name, d.doc.Namespace = g.Name, g.Namespace
+	if vd := d.doc.validate(); len(vd) > 0 {
+		return d.doc, vd
 	}
 	return d.doc, nil
 }

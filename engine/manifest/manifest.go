@@ -257,9 +257,11 @@ func (e *Error) Detailed() string {
 // namespaced reports whether a document's kind lives in a namespace
 // (DaemonSet, Pod); skipped kinds are not known to the playground.
 func (d *Document) namespaced() bool {
-	switch d.Object.(type) {
+	switch o := d.Object.(type) {
 	case *api.DaemonSet, *api.Pod:
 		return true
+	case *api.GenericObject:
+		return o.Namespaced
 	}
 	return false
 }
@@ -294,6 +296,8 @@ func SetNamespace(docs []Document, ns string, enforce bool) error {
 		case *api.DaemonSet:
 			o.Namespace = ns
 		case *api.Pod:
+			o.Namespace = ns
+		case *api.GenericObject:
 			o.Namespace = ns
 		}
 	}

@@ -44,8 +44,9 @@ func (r *Resource) QualifiedKind() string {
 
 // served is the default discovery document of a v1.37.2 kube-apiserver
 // (the GA group versions of pkg/controlplane DefaultAPIResourceConfigSource,
-// no beta or alpha version is enabled by default), checked against
-// `kubectl api-resources` of a real v1.37.2 control plane. Subresource-only
+// no beta or alpha version is enabled by default), as `kubectl
+// api-resources` and `kubectl api-versions` of a real v1.37.2 control
+// plane list it (autoscaling/v1 is served beside the preferred v2). Subresource-only
 // kinds (Binding, Eviction, TokenRequest, Scale) and the review kinds that
 // only take a create (TokenReview, SubjectAccessReview ...) are listed as
 // discovery lists them.
@@ -91,6 +92,8 @@ var served = []Resource{
 	{"batch", "v1", "CronJob", "cronjobs", []string{"cj"}, true},
 	{"batch", "v1", "Job", "jobs", nil, true},
 	{"certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests", []string{"csr"}, false},
+	{"certificates.k8s.io", "v1", "ClusterTrustBundle", "clustertrustbundles", nil, false},
+	{"certificates.k8s.io", "v1", "PodCertificateRequest", "podcertificaterequests", nil, true},
 	{"coordination.k8s.io", "v1", "Lease", "leases", nil, true},
 	{"discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", nil, true},
 	{"events.k8s.io", "v1", "Event", "events", []string{"ev"}, true},
@@ -108,6 +111,7 @@ var served = []Resource{
 	{"rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", nil, true},
 	{"rbac.authorization.k8s.io", "v1", "Role", "roles", nil, true},
 	{"resource.k8s.io", "v1", "DeviceClass", "deviceclasses", nil, false},
+	{"resource.k8s.io", "v1", "DeviceTaintRule", "devicetaintrules", nil, false},
 	{"resource.k8s.io", "v1", "ResourceClaim", "resourceclaims", nil, true},
 	{"resource.k8s.io", "v1", "ResourceClaimTemplate", "resourceclaimtemplates", nil, true},
 	{"resource.k8s.io", "v1", "ResourceSlice", "resourceslices", nil, false},
@@ -118,6 +122,7 @@ var served = []Resource{
 	{"storage.k8s.io", "v1", "StorageClass", "storageclasses", []string{"sc"}, false},
 	{"storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments", nil, false},
 	{"storage.k8s.io", "v1", "VolumeAttributesClass", "volumeattributesclasses", []string{"vac"}, false},
+	{"storagemigration.k8s.io", "v1", "StorageVersionMigration", "storageversionmigrations", nil, false},
 }
 
 // Served returns every resource a v1.37 API server serves by default, in
