@@ -313,6 +313,20 @@ func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest
 	}
 	conflict := fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.GroupResource(), meta.Name)
 	if mode == manifest.ModeReplace {
+		// a PUT carries the object's UID as a precondition, checked by the
+		// storage before its resourceVersion (GuaranteedUpdate ->
+		// Preconditions.Check: NewInvalidObjectError, Code 4)
+		if v, _ := manifestField(d.Raw(), "metadata", "uid"); v != nil {
+			if uid, _ := v.(string); uid != "" && uid != meta.UID {
+				key := "/registry/" + r.Resource + "/" // the storage prefix of built-in kinds
+				if meta.Namespace != "" {
+					key += meta.Namespace + "/"
+				}
+				key += meta.Name
+				conflict = fmt.Sprintf("Operation cannot be fulfilled on %s %q: StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s",
+					r.GroupResource(), meta.Name, key, uid, meta.UID)
+			}
+		}
 		return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("error when replacing %q: %s", d.File(), conflict)}
 	}
 	patch, err := json.Marshal(applyPatchFor(d, live))
