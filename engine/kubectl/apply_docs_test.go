@@ -85,3 +85,40 @@ func TestApplyStaleResourceVersion(t *testing.T) {
 		"kubectl get cm cmd -o jsonpath={.metadata.uid}",
 	}}})
 }
+
+// storedFiles hold kinds the playground stores as written.
+var storedFiles = map[string]string{
+	"kinds.yaml":      "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: dsp-reader\nrules:\n- apiGroups: [\"\"]\n  resources: [\"pods\"]\n  verbs: [\"get\", \"list\"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: dsp-reader\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: dsp-reader\nsubjects:\n- kind: ServiceAccount\n  name: default\n  namespace: default\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: dsp\nrules:\n- apiGroups: [\"\"]\n  resources: [\"configmaps\"]\n  verbs: [\"get\"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: dsp\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: dsp\nsubjects:\n- kind: ServiceAccount\n  name: default\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: dsp-high\nvalue: 1000000\ndescription: \"high\"\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: dsp\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: web}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - port: 80\n    targetPort: 8080\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 0\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n",
+	"badfield.yaml":   "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: bad\nrulez: []\n",
+	"pod-prio.yaml":   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: prio\nspec:\n  priorityClassName: dsp-high\n  containers:\n  - name: c\n    image: busybox\n",
+	"pod-noprio.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: noprio\nspec:\n  priorityClassName: nope\n  containers:\n  - name: c\n    image: busybox\n",
+}
+
+// TestApplyStoredKinds: every served kind is stored as the API server
+// stores it: created, unchanged, listed with its printer's columns,
+// rendered, described, deleted; unknown fields are refused by the schema;
+// a PriorityClass is honoured by the Priority admission.
+func TestApplyStoredKinds(t *testing.T) {
+	runGoldenCases(t, []goldenCase{{name: "apply_stored_kinds", files: storedFiles, lines: []string{
+		"kubectl apply -f kinds.yaml",
+		"kubectl apply -f kinds.yaml",
+		"kubectl get deployments",
+		"kubectl get pdb",
+		"kubectl get priorityclass dsp-high",
+		"kubectl get clusterrole dsp-reader",
+		"kubectl get role",
+		"kubectl get rolebinding",
+		"kubectl get clusterrolebinding dsp-reader",
+		"kubectl get services",
+		"kubectl get role dsp -o yaml",
+		"kubectl get priorityclass dsp-high -o json",
+		"kubectl describe pdb dsp",
+		"kubectl apply -f badfield.yaml",
+		"kubectl apply -f pod-prio.yaml",
+		"kubectl get pod prio -o jsonpath={.spec.priority}",
+		"kubectl apply -f pod-noprio.yaml",
+		"kubectl delete -f kinds.yaml",
+		"kubectl get role",
+		"kubectl get deploy web",
+	}}})
+}

@@ -1,7 +1,9 @@
 package kubectl
 
 import (
+	"fmt"
 	"sort"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
@@ -78,9 +80,77 @@ func renderGeneric(o *api.GenericObject) (map[string]any, error) {
 	return m, nil
 }
 
-// genericHeaders are kubectl's default columns for a resource without a
-// printer of its own (the server's table: NAME, AGE).
-func genericHeaders(rt *resourceType) []string { return []string{"NAME", "AGE"} }
+// genericHeaders are the table columns of a stored-as-written kind: the
+// columns of the printers kubectl's server-side tables use for the common
+// kinds (pkg/printers/internalversion printers.go printDeployment,
+// printPodDisruptionBudget, printPriorityClass, printRole,
+// printRoleBinding ...), else the default table's NAME, AGE.
+func genericHeaders(rt *resourceType) []string {
+	switch rt.groupResource() {
+	case "deployments.apps":
+		return []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}
+	case "poddisruptionbudgets.policy":
+		return []string{"NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"}
+	case "priorityclasses.scheduling.k8s.io":
+		return []string{"NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"}
+	case "roles.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io":
+		return []string{"NAME", "CREATED AT"}
+	case "rolebindings.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io":
+		return []string{"NAME", "ROLE", "AGE"}
+	}
+	return []string{"NAME", "AGE"}
+}
 
-// genericRow is the NAME, AGE row.
-func genericRow(o *api.GenericObject, name, age string) []string { return []string{name, age} }
+// genericRow is the row of genericHeaders' columns. Nothing acts on these
+// objects, so their status counts stay as stored (zero).
+func genericRow(o *api.GenericObject, name, age string) []string {
+	switch o.GroupResource() {
+	case "deployments.apps":
+		// printDeployment: READY is readyReplicas/spec.replicas (defaulted to 1)
+		replicas := int64(1)
+		if v, ok := genericInt(o.Field("spec"), "replicas"); ok {
+			replicas = v
+		}
+		ready, _ := genericInt(o.Field("status"), "readyReplicas")
+		updated, _ := genericInt(o.Field("status"), "updatedReplicas")
+		available, _ := genericInt(o.Field("status"), "availableReplicas")
+		return []string{name, fmt.Sprintf("%d/%d", ready, replicas), fmt.Sprint(updated), fmt.Sprint(available), age}
+	case "poddisruptionbudgets.policy":
+		spec, _ := o.Field("spec").(map[string]any)
+		minA, maxU := "N/A", "N/A"
+		if v, ok := spec["minAvailable"]; ok && v != nil {
+			minA = fmt.Sprint(v)
+		}
+		if v, ok := spec["maxUnavailable"]; ok && v != nil {
+			maxU = fmt.Sprint(v)
+		}
+		allowed, _ := genericInt(o.Field("status"), "disruptionsAllowed")
+		return []string{name, minA, maxU, fmt.Sprint(allowed), age}
+	case "priorityclasses.scheduling.k8s.io":
+		value, _ := o.Field("value").(int64)
+		def, _ := o.Field("globalDefault").(bool)
+		policy, _ := o.Field("preemptionPolicy").(string)
+		if policy == "" {
+			policy = "<none>"
+		}
+		return []string{name, fmt.Sprint(value), fmt.Sprint(def), age, policy}
+	case "roles.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io":
+		return []string{name, o.CreationTimestamp.UTC().Format(time.RFC3339)}
+	case "rolebindings.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io":
+		ref, _ := o.Field("roleRef").(map[string]any)
+		return []string{name, fmt.Sprintf("%v/%v", ref["kind"], ref["name"]), age}
+	}
+	return []string{name, age}
+}
+
+// genericInt reads an integer field of a generic map.
+func genericInt(m any, key string) (int64, bool) {
+	mm, _ := m.(map[string]any)
+	switch v := mm[key].(type) {
+	case int64:
+		return v, true
+	case float64:
+		return int64(v), true
+	}
+	return 0, false
+}

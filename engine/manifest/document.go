@@ -289,6 +289,12 @@ func decodeGeneric(d *decoder, ch chunk, top *yaml.Node, apiVersion, kind string
 	if g.Fields == nil {
 		g.Fields = map[string]any{}
 	}
+	if r.Group == "scheduling.k8s.io" && kind == "PriorityClass" {
+		// pkg/apis/scheduling/v1 SetDefaults_PriorityClass
+		if _, ok := g.Fields["preemptionPolicy"]; !ok {
+			g.Fields["preemptionPolicy"] = "PreemptLowerPriority"
+		}
+	}
 	if !r.Namespaced {
 		g.Namespace = ""
 	} else if g.Namespace == "" {
