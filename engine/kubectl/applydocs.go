@@ -152,6 +152,8 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 					if manifest.SetNamespace(wd, o.Namespace, o.EnforceNamespace) == nil {
 						if perr := patchStrictError(c, wd[0]); perr != nil {
 							e.res.Err = perr
+							// applyOneObject warns before it sends the patch
+							e.res.Warnings = MissingLastAppliedWarnings(c, wd)[0]
 						}
 					}
 				}

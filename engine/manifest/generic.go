@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 )
 
 // planGeneric is the create / update / unchanged flow for an object the
@@ -21,7 +22,7 @@ func (a *applier) planGeneric(doc *Document, g *api.GenericObject) (string, func
 		res += "." + g.Group
 	}
 	res += "/" + g.Name
-	return planObject(a, doc, objectPlan[*api.GenericObject]{
+	line, write, diags := planObject(a, doc, objectPlan[*api.GenericObject]{
 		key: "Generic/" + gr + "/" + g.Namespace + "/" + g.Name, res: res, resource: gr, name: g.Name,
 		stored: func() *api.GenericObject { return a.c.GenericObject(gr, g.Namespace, g.Name) },
 		build: func() (*api.GenericObject, []Diagnostic) {
@@ -69,4 +70,52 @@ func (a *applier) planGeneric(doc *Document, g *api.GenericObject) (string, func
 		create: a.c.CreateGenericObject,
 		put:    a.c.UpdateGenericObject,
 	})
+	if a.mode == ModeApply && strings.HasSuffix(line, " unchanged") && setsReplaceMap(doc) {
+		// the patch is never empty: kubectl sends it, the server finds
+		// nothing to change, kubectl says configured
+		line = strings.TrimSuffix(line, " unchanged") + " configured"
+	}
+	return line, write, diags
+}
+
+// setsReplaceMap reports whether the manifest sets a mapping whose field
+// has patchStrategy replace (a PodDisruptionBudget's spec.selector):
+// strategicpatch handleMapDiff puts such a field into the three-way patch
+// whether or not it changed, so kubectl apply's patch is not "{}" and it
+// prints "configured" (checked against a real v1.37.2 cluster).
+func setsReplaceMap(doc *Document) bool {
+	t, ok := apischema.Lookup(doc.APIVersion, doc.Kind)
+	if !ok {
+		return false
+	}
+	var walk func(v any, t *apischema.Type) bool
+	walk = func(v any, t *apischema.Type) bool {
+		t = t.Object()
+		m, ok := v.(map[string]any)
+		if !ok || t == nil {
+			return false
+		}
+		for k, fv := range m {
+			f, ok := t.Field(k)
+			if !ok {
+				continue
+			}
+			if _, isMap := fv.(map[string]any); isMap && strings.Contains(f.PatchStrategy, "replace") {
+				return true
+			}
+			if list, ok := fv.([]any); ok {
+				for _, it := range list {
+					if walk(it, f.Type) {
+						return true
+					}
+				}
+				continue
+			}
+			if walk(fv, f.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(doc.raw, t)
 }
