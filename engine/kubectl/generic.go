@@ -3,6 +3,7 @@ package kubectl
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -32,6 +33,15 @@ func init() {
 		rt := &resourceType{resource: r.Resource, group: r.Group, version: r.Version, kind: r.Kind,
 			shortNames: r.ShortNames, namespaced: r.Namespaced,
 			verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}}
+		switch {
+		case r.Kind == "Binding" || strings.HasSuffix(r.Kind, "Review"):
+			rt.verbs = []string{"create"} // create-only resources
+		case r.Kind == "ComponentStatus":
+			rt.verbs = []string{"get", "list"}
+		}
+		if allCategoryMembers[gr] {
+			rt.categories = []string{"all"}
+		}
 		genericTypes[gr] = rt
 		resourceTypes = append(resourceTypes, rt)
 	}
@@ -153,4 +163,23 @@ func genericInt(m any, key string) (int64, bool) {
 		return int64(v), true
 	}
 	return 0, false
+}
+
+// allCategoryMembers are the resources discovery puts in the "all"
+// category besides pods and daemonsets (their storage's
+// CategoriesProvider).
+var allCategoryMembers = map[string]bool{
+	"replicationcontrollers": true, "services": true, "deployments.apps": true, "replicasets.apps": true,
+	"statefulsets.apps": true, "horizontalpodautoscalers.autoscaling": true, "cronjobs.batch": true, "jobs.batch": true,
+}
+
+// allCategory is the "all" category in discovery's order.
+func allCategory() []*resourceType {
+	var out []*resourceType
+	for _, rt := range resourceTypes {
+		if contains(rt.categories, "all") {
+			out = append(out, rt)
+		}
+	}
+	return out
 }
