@@ -78,9 +78,14 @@ type ManifestObject struct {
 	// simulates; Name is metadata.name ("" when only
 	// metadata.generateName is set).
 	Kind, Namespace, Name string
-	// Skipped is true for kinds the engine does not simulate
-	// (ClusterRole, Deployment, Service ...): Apply ignores them.
+	// Skipped is true for documents Apply ignores (none since every kind
+	// the API server serves is stored; kept for the page).
 	Skipped bool
+	// Inert is true for kinds the playground stores as the API server
+	// does but no component acts on (Deployment, Service, ClusterRole,
+	// PodDisruptionBudget ...): they are applied, listed and deleted, and
+	// nothing happens because of them.
+	Inert bool
 }
 
 // DecodeManifest decodes and validates text, the file named file, as
@@ -100,7 +105,8 @@ func DecodeManifest(file, text string, ignoreUnknownFields bool) ([]ManifestObje
 	}
 	objs := make([]ManifestObject, len(docs))
 	for i, d := range docs {
-		objs[i] = ManifestObject{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: d.Skipped}
+		_, inert := d.Object.(*api.GenericObject)
+		objs[i] = ManifestObject{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: d.Skipped, Inert: inert}
 	}
 	return objs, nil
 }

@@ -196,7 +196,7 @@ func TestDecodeManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ManifestObject{{"DaemonSet", "default", "web", false}, {"Service", "", "s", true}, {"Node", "", "", false}}
+	want := []ManifestObject{{"DaemonSet", "default", "web", false, false}, {"Service", "default", "s", false, true}, {"Node", "", "", false, false}}
 	if !reflect.DeepEqual(objs, want) {
 		t.Errorf("DecodeManifest = %+v, want %+v", objs, want)
 	}

@@ -34,7 +34,8 @@ func TestNamespaceLifecycle(t *testing.T) {
 	}
 	run("kubectl delete namespace logging --wait=false", "namespace \"logging\" deleted\n", "", 0)
 	run("kubectl get ns logging --no-headers", "logging   Terminating   30s\n", "", 0)
-	run("kubectl apply -f install.yaml", "",
+	// the Namespace document is applied on its own (nothing to patch)
+	run("kubectl apply -f install.yaml", "namespace/logging unchanged\n",
 		"Error from server (Forbidden): error when creating \"install.yaml\": daemonsets.apps \"fluentd\" is forbidden: unable to create new content in namespace logging because it is being terminated\n", 1)
 	if _, err := s.Apply("install.yaml", loggingInstall); err == nil {
 		t.Errorf("engine Apply into a terminating namespace succeeded")

@@ -35,37 +35,100 @@ func Forbidden(resource, name, msg string) error {
 	return &StatusError{Reason: "Forbidden", Message: fmt.Sprintf("%s %q is forbidden: %s", resource, name, msg)}
 }
 
+// priorityClass is what the Priority admission plugin reads of a class.
+type priorityClass struct {
+	name             string
+	value            int32
+	globalDefault    bool
+	preemptionPolicy string
+}
+
+// PriorityClassGroupResource is the resource of PriorityClass objects in
+// the generic store.
+const PriorityClassGroupResource = "priorityclasses.scheduling.k8s.io"
+
+// lookupPriorityClass returns the class named name: a built-in one, or a
+// PriorityClass object applied to the cluster.
+func (c *Cluster) lookupPriorityClass(name string) (priorityClass, bool) {
+	if v, ok := priorityClasses[name]; ok {
+		return priorityClass{name: name, value: v, preemptionPolicy: PreemptLowerPriority}, true
+	}
+	if c == nil {
+		return priorityClass{}, false
+	}
+	o := c.GenericObject(PriorityClassGroupResource, "", name)
+	if o == nil {
+		return priorityClass{}, false
+	}
+	return priorityClassOf(o), true
+}
+
+func priorityClassOf(o *api.GenericObject) priorityClass {
+	pc := priorityClass{name: o.Name, preemptionPolicy: PreemptLowerPriority}
+	switch v := o.Field("value").(type) {
+	case int64:
+		pc.value = int32(v)
+	case float64:
+		pc.value = int32(v)
+	}
+	pc.globalDefault, _ = o.Field("globalDefault").(bool)
+	if pp, ok := o.Field("preemptionPolicy").(string); ok && pp != "" {
+		pc.preemptionPolicy = pp
+	}
+	return pc
+}
+
+// defaultPriorityClass is the globalDefault class with the highest value
+// (plugin/pkg/admission/priority getDefaultPriorityClass), if any.
+func (c *Cluster) defaultPriorityClass() (priorityClass, bool) {
+	var best priorityClass
+	found := false
+	if c == nil {
+		return best, false
+	}
+	for _, o := range c.GenericObjects(PriorityClassGroupResource) {
+		if pc := priorityClassOf(o); pc.globalDefault && (!found || pc.value > best.value) {
+			best, found = pc, true
+		}
+	}
+	return best, found
+}
+
 // AdmitPodPriority mirrors the Priority admission plugin's Admit for a pod
-// create (plugin/pkg/admission/priority, admitPod): priorityClassName is
-// resolved to spec.priority and spec.preemptionPolicy; an empty name gets
-// priority 0 (no class is globalDefault); an unknown name, or a priority
+// create (plugin/pkg/admission/priority admission.go admitPod):
+// priorityClassName is resolved to spec.priority and spec.preemptionPolicy,
+// through the built-in classes and the PriorityClass objects applied to
+// the cluster; an empty name gets the globalDefault class (its name, value
+// and policy), else priority 0; an unknown name, or a priority or policy
 // written in the spec that differs from the class's, is Forbidden. p is
 // changed only when the result is nil.
-func AdmitPodPriority(p *api.Pod) error {
+func (c *Cluster) AdmitPodPriority(p *api.Pod) error {
 	name := p.Name
 	if name == "" {
 		name = p.GenerateName
 	}
 	priority := DefaultPriorityWhenNoDefaultClassExists
-	if cn := p.Spec.PriorityClassName; cn != "" {
-		v, ok := priorityClasses[cn]
+	policy := PreemptLowerPriority
+	className := p.Spec.PriorityClassName
+	if className != "" {
+		pc, ok := c.lookupPriorityClass(className)
 		if !ok {
-			return Forbidden("pods", name, fmt.Sprintf("no PriorityClass with name %s was found", cn))
+			return Forbidden("pods", name, fmt.Sprintf("no PriorityClass with name %s was found", className))
 		}
-		priority = v
+		priority, policy = pc.value, pc.preemptionPolicy
+	} else if pc, ok := c.defaultPriorityClass(); ok {
+		className, priority, policy = pc.name, pc.value, pc.preemptionPolicy
 	}
 	if p.Spec.Priority != nil && *p.Spec.Priority != priority {
 		return Forbidden("pods", name, fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *p.Spec.Priority, priority))
 	}
-	// Every built-in class (and the no-class default) preempts lower
-	// priority pods; a different policy written in the spec is refused.
-	if pp := p.Spec.PreemptionPolicy; pp != nil && *pp != PreemptLowerPriority {
-		return Forbidden("pods", name, fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *pp, PreemptLowerPriority))
+	if pp := p.Spec.PreemptionPolicy; pp != nil && *pp != policy {
+		return Forbidden("pods", name, fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *pp, policy))
 	}
+	p.Spec.PriorityClassName = className
 	p.Spec.Priority = &priority
 	if p.Spec.PreemptionPolicy == nil {
-		pp := PreemptLowerPriority
-		p.Spec.PreemptionPolicy = &pp
+		p.Spec.PreemptionPolicy = &policy
 	}
 	return nil
 }

@@ -36,8 +36,9 @@ type Cluster struct {
 	pods        map[string]*api.Pod // key: namespace/name
 	daemonSets  map[string]*api.DaemonSet
 	revisions   map[string]*api.ControllerRevision
-	namespaces  map[string]*api.Namespace // see namespaces.go (nil until first use)
-	config      *configObjects            // ServiceAccounts, ConfigMaps, Secrets: see configobjects.go (nil until first use)
+	namespaces  map[string]*api.Namespace     // see namespaces.go (nil until first use)
+	config      *configObjects                // ServiceAccounts, ConfigMaps, Secrets: see configobjects.go (nil until first use)
+	generic     map[string]*api.GenericObject // every other served kind, stored as written: generic.go
 	events      []*api.Event
 	eventIdx    map[string]*api.Event       // logger key -> event
 	eventKeys   map[*api.Event]string       // event -> its logger key
@@ -625,7 +626,7 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 	if err := c.CheckServiceAccount(p.Namespace, cmp.Or(p.Name, p.GenerateName), p.Spec.ServiceAccountName); err != nil {
 		return err
 	}
-	if err := AdmitPodPriority(p); err != nil {
+	if err := c.AdmitPodPriority(p); err != nil {
 		return err
 	}
 	if p.Name == "" {

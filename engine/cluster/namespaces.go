@@ -128,6 +128,7 @@ func (c *Cluster) DeleteNamespace(name string) error {
 		}
 	}
 	c.removeConfigObjects(name)
+	c.removeGenericObjects(name)
 	for _, p := range c.Pods() {
 		if p.Namespace == name {
 			c.DeletePod(p.Namespace, p.Name, nil)

@@ -20,7 +20,7 @@ var upstreamLine = regexp.MustCompile(`^#\s*(upstream|reference)\s*:.*(\bTest[A-
 // simulator a scenario covers.
 var prefixes = []string{
 	"placement-", "taints-", "tolerations-", "existing-", "failed-", "status-", "history-",
-	"nodes-", "lifecycle-", "sched-", "validation-", "realworld-", "update-", "objects-",
+	"nodes-", "lifecycle-", "sched-", "validation-", "realworld-", "update-", "objects-", "apply-",
 }
 
 func knownPrefix(name string) bool {

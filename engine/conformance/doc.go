@@ -26,8 +26,10 @@
 // controller); nodes-, lifecycle-, sched- (scheduler and node lifecycle);
 // validation-, realworld- (API validation, real manifests); update- (rolling
 // updates); objects- (ServiceAccounts, ConfigMaps and Secrets: ServiceAccount
-// admission, volume mounts, the objects every namespace gets). A file with
-// another prefix fails the suite.
+// admission, volume mounts, the objects every namespace gets); apply-
+// (kubectl apply, create and replace -f: kinds the API server does not
+// serve, multi-document files that partly fail, re-applied dumps). A file
+// with another prefix fails the suite.
 //
 // Run one file: go test ./engine/conformance -run 'TestConformance/<file stem>'.
 // Or headless with its transcript: go run ./cmd/dsplay run engine/conformance/testdata/<file>.

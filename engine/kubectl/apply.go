@@ -3,8 +3,6 @@ package kubectl
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -126,69 +124,34 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 	if mode == manifest.ModeReplace {
 		opts.Verb = "replacing" // replace.go: AddSourceToErr("replacing", ...)
 	}
-	docs, err := inv.readFilesWith(files, opts)
+	res, err := ApplyManifests(inv.env.Cluster, inv.env.Files, files, mode, ApplyOptions{
+		Decode: opts, Namespace: inv.namespace, EnforceNamespace: inv.explicitNS})
 	if err != nil {
-		if mode == manifest.ModeApply && directive == manifest.FieldValidationStrict && errIsManifest(err) {
-			if perr, ok := inv.applyPatchStrictErrors(files); ok {
-				return perr
-			}
-		}
 		return err
 	}
-	if len(docs) == 0 {
+	if res.NoObjects() {
 		return &plainError{"no objects passed to " + inv.cmd.name}
 	}
-	for _, d := range docs {
-		if d.Skipped {
-			inv.errOut.WriteString(SkippedWarning(d))
-		}
-	}
-	var warnings []string
-	if mode == manifest.ModeApply {
-		warnings = MissingLastAppliedWarnings(inv.env.Cluster, docs)
-	}
-	// Warn mode: the server's `unknown field` warnings, printed by
-	// kubectl's warning handler as the response of each object arrives
-	// (after apply's missing-annotation warning)
-	i := 0
-	for _, d := range docs {
-		if d.Skipped || d.Object == nil {
+	var lines []string
+	for _, d := range res.Documents {
+		inv.errOut.WriteString(d.Warnings)
+		if d.Line == "" {
 			continue
 		}
-		for i >= len(warnings) {
-			warnings = append(warnings, "")
-		}
-		unknown := d.UnknownFields
-		if mode == manifest.ModeApply && len(unknown) > 1 && liveObject(inv.env.Cluster, d) != nil {
-			// a patch: FromUnstructuredWithValidation sorts its warnings
-			unknown = append([]string(nil), unknown...)
-			sort.Slice(unknown, func(a, b int) bool { return strconv.Quote(unknown[a]) < strconv.Quote(unknown[b]) })
-		}
-		for _, u := range unknown {
-			warnings[i] += fmt.Sprintf("Warning: unknown field %q\n", u)
-		}
-		i++
-	}
-	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
-	for i, l := range lines {
-		if i < len(warnings) && warnings[i] != "" {
-			inv.errOut.WriteString(warnings[i])
-		}
+		l := d.Line
 		if f.String("output") == "name" {
 			if i := strings.LastIndex(l, " "); i > 0 {
 				l = l[:i]
 			}
 		}
 		inv.out.WriteString(l + "\n")
-	}
-	if err != nil {
-		return manifestError(err)
+		lines = append(lines, d.Line)
 	}
 	if len(lines) > 0 {
 		inv.env.Cluster.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "Run" + strings.ToUpper(inv.cmd.name[:1]) + inv.cmd.name[1:],
 			Object: strings.Join(files, ","), Action: inv.cmd.name, Reason: inv.line + ": " + strings.Join(lines, "; ")})
 	}
-	return nil
+	return res.Err
 }
 
 // addSourceToErr mirrors cmdutil.AddSourceToErr: an API error about an
@@ -284,7 +247,7 @@ func MissingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []
 			if live := c.Namespace(o.Name); live != nil {
 				meta = &live.ObjectMeta
 			}
-		case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+		case *api.ServiceAccount, *api.ConfigMap, *api.Secret, *api.GenericObject:
 			rt := configObjectType(o)
 			resource = rt.resource
 			if live, ok := getConfigObject(c, rt, d.Namespace, d.Name).(interface{ GetObjectMeta() *api.ObjectMeta }); ok {

@@ -36,9 +36,10 @@ func validationDirective(f *flagSet) (manifest.FieldValidation, error) {
 	return manifest.FieldValidationStrict, fmt.Errorf("invalid - validate option %q; must be one of: strict (or true), warn, ignore (or false)", v)
 }
 
-// applyPatchStrictErrors rewrites a Strict decode failure of `kubectl apply`
-// for the documents whose object already exists. apply patches an existing
-// object (a strategic merge patch, apply.go applyOneObject ->
+// patchStrictError is the error of `kubectl apply` (Strict field
+// validation) for a document with unknown fields whose object already
+// exists, d being the document decoded in Warn mode. apply patches an
+// existing object (a strategic merge patch, apply.go applyOneObject ->
 // Patcher.Patch), and the API server's PATCH handler reports unknown
 // fields of the patched object as a 422 that names no object
 // (handlers/patch.go applyPatchToObject: errors.NewInvalid(GroupKind{}, "",
@@ -47,51 +48,26 @@ func validationDirective(f *flagSet) (manifest.FieldValidation, error) {
 // into the status message, which checkErr does not print for an Invalid
 // error, so kubectl shows `The request is invalid: patch: Invalid value:
 // "map[...]": strict decoding error: unknown field "spec.foo"`.
-// Documents that do not exist keep the create path's BadRequest line.
-// ok is false when no document with unknown fields exists in the store
-// (the original error stands).
-func (inv *invocation) applyPatchStrictErrors(files []string) (error, bool) {
-	var errs []error
-	patched := false
-	for _, name := range files {
-		docs, err := manifest.DecodeWith(name, inv.env.Files[name], manifest.DecodeOptions{FieldValidation: manifest.FieldValidationWarn})
-		if err != nil {
-			return nil, false // other problems than unknown fields
-		}
-		if err := manifest.SetNamespace(docs, inv.namespace, inv.explicitNS); err != nil {
-			return nil, false
-		}
-		for _, d := range docs {
-			if len(d.UnknownFields) == 0 || d.Object == nil {
-				continue
-			}
-			parts := make([]string, len(d.UnknownFields))
-			for i, u := range d.UnknownFields {
-				parts[i] = fmt.Sprintf("unknown field %q", u)
-			}
-			strictMsg := "strict decoding error: " + strings.Join(parts, ", ")
-			live := liveObject(inv.env.Cluster, d)
-			if live != nil {
-				// the PATCH handler's FromUnstructuredWithValidation sorts
-				// its unknown field errors by their text
-				sort.Strings(parts)
-				strictMsg = "strict decoding error: " + strings.Join(parts, ", ")
-			}
-			if live == nil {
-				version := d.APIVersion[strings.LastIndex(d.APIVersion, "/")+1:]
-				errs = append(errs, &cluster.StatusError{Reason: "BadRequest", Message: fmt.Sprintf("error when creating %q: %s in version %q cannot be handled as a %s: %s",
-					d.File(), d.Kind, version, d.Kind, strictMsg)})
-				continue
-			}
-			patched = true
-			patch := applyPatchFor(d, live)
-			errs = append(errs, &invalidError{causes: []string{fmt.Sprintf("patch: Invalid value: %q: %s", goValue(patch), strictMsg)}})
-		}
+// It is nil when the object does not exist (the create path's BadRequest
+// line stands) or d has no unknown field.
+func patchStrictError(c *cluster.Cluster, d manifest.Document) error {
+	if len(d.UnknownFields) == 0 || d.Object == nil {
+		return nil
 	}
-	if !patched {
-		return nil, false
+	live := liveObject(c, d)
+	if live == nil {
+		return nil
 	}
-	return visitErr(errs), true
+	parts := make([]string, len(d.UnknownFields))
+	for i, u := range d.UnknownFields {
+		parts[i] = fmt.Sprintf("unknown field %q", u)
+	}
+	// the PATCH handler's FromUnstructuredWithValidation sorts its
+	// unknown field errors by their text
+	sort.Strings(parts)
+	strictMsg := "strict decoding error: " + strings.Join(parts, ", ")
+	patch := applyPatchFor(d, live)
+	return &invalidError{causes: []string{fmt.Sprintf("patch: Invalid value: %q: %s", goValue(patch), strictMsg)}}
 }
 
 // liveObject is the stored object a document names, nil when there is none.

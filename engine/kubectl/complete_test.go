@@ -53,9 +53,9 @@ func TestComplete(t *testing.T) {
 		{"kubectl logs ", nil, -1}, // not simulated: nothing to offer
 		// resource types with short and singular names
 		{"kubectl get daemon", []string{"daemonset", "daemonsets"}, -1},
-		{"kubectl get d", []string{"daemonset", "daemonsets", "ds"}, -1},
+		{"kubectl get d", []string{"daemonset", "daemonsets", "deploy", "deployment", "deployments", "deviceclass", "deviceclasses", "devicetaintrule", "devicetaintrules", "ds"}, -1},
 		{"kubectl describe no", []string{"no", "node", "nodes"}, -1},
-		{"kubectl get po", []string{"po", "pod", "pods"}, -1},
+		{"kubectl get po", []string{"po", "pod", "podcertificaterequest", "podcertificaterequests", "poddisruptionbudget", "poddisruptionbudgets", "pods", "podtemplate", "podtemplates"}, -1},
 		// object names from the live cluster
 		{"kubectl get pods fluentd-b", []string{"fluentd-bz9wd"}, -1},
 		{"kubectl get po ", []string{"fluentd-7xkq2", "fluentd-bz9wd", "fluentd-q9z4m"}, -1},

@@ -53,6 +53,8 @@ func configObjectType(o any) *resourceType {
 		return rtConfigMaps
 	case *api.Secret:
 		return rtSecrets
+	case *api.GenericObject:
+		return genericType(o.(*api.GenericObject))
 	}
 	return nil
 }
@@ -60,6 +62,9 @@ func configObjectType(o any) *resourceType {
 // listConfigObjects lists rt's objects as listObjects does; ok is false
 // for another type.
 func listConfigObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bool) ([]object, bool) {
+	if isGenericType(rt) {
+		return listGeneric(c, rt, ns, allNS), true
+	}
 	switch rt {
 	case rtServiceAccounts:
 		return wrapListed(rt, ns, allNS, c.ServiceAccounts()), true
@@ -73,6 +78,12 @@ func listConfigObjects(c *cluster.Cluster, rt *resourceType, ns string, allNS bo
 
 // getConfigObject returns the stored object of rt named ns/name, or nil.
 func getConfigObject(c *cluster.Cluster, rt *resourceType, ns, name string) any {
+	if isGenericType(rt) {
+		if o := getGeneric(c, rt, ns, name); o != nil {
+			return o
+		}
+		return nil
+	}
 	switch rt {
 	case rtServiceAccounts:
 		if o := c.ServiceAccount(ns, name); o != nil {
@@ -92,6 +103,9 @@ func getConfigObject(c *cluster.Cluster, rt *resourceType, ns, name string) any 
 
 // configObjectHeaders are the table columns of rt, or nil for another type.
 func configObjectHeaders(rt *resourceType) []string {
+	if isGenericType(rt) {
+		return genericHeaders(rt)
+	}
 	switch rt {
 	case rtServiceAccounts:
 		return []string{"NAME", "SECRETS", "AGE"}
@@ -114,6 +128,8 @@ func configObjectRow(o any, name, age string) []string {
 		return []string{name, strconv.Itoa(len(x.Data) + len(x.BinaryData)), age}
 	case *api.Secret:
 		return []string{name, x.Type, strconv.Itoa(len(x.Data)), age}
+	case *api.GenericObject:
+		return genericRow(x, name, age)
 	}
 	return nil
 }
@@ -128,6 +144,8 @@ func deleteConfigObject(c *cluster.Cluster, o any) (err error, ok bool) {
 		return c.DeleteConfigMap(x.Namespace, x.Name), true
 	case *api.Secret:
 		return c.DeleteSecret(x.Namespace, x.Name), true
+	case *api.GenericObject:
+		return c.DeleteGenericObject(x.GroupResource(), x.Namespace, x.Name), true
 	}
 	return nil, false
 }
@@ -142,6 +160,8 @@ func updateConfigObject(c *cluster.Cluster, o any) (err error, ok bool) {
 		return c.UpdateConfigMap(x), true
 	case *api.Secret:
 		return c.UpdateSecret(x), true
+	case *api.GenericObject:
+		return c.UpdateGenericObject(x), true
 	}
 	return nil, false
 }
@@ -158,6 +178,9 @@ func renderConfigObject(o any) (map[string]any, api.Unmodeled, error) {
 		extra, kind = x.Extra, "ConfigMap"
 	case *api.Secret:
 		extra, kind = x.Extra, "Secret"
+	case *api.GenericObject:
+		m, err := renderGeneric(x)
+		return m, nil, err
 	default:
 		return nil, nil, fmt.Errorf("kubectl: cannot render %T", o)
 	}

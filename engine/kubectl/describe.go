@@ -163,7 +163,7 @@ func describeObject(c *cluster.Cluster, o object, showEvents bool, stopped func(
 		return describeNode(c, x, showEvents, stopped), nil
 	case *api.Namespace:
 		return describeNamespace(x), nil
-	case *api.ControllerRevision, *api.Event:
+	case *api.ControllerRevision, *api.Event, *api.GenericObject:
 		return describeGeneric(c, o, showEvents)
 	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
 		s, _ := describeConfigObject(c, o, showEvents) // configobjects.go

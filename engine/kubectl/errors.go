@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
 // usageError is an error kubectl reports with a pointer to the command's
@@ -88,9 +89,14 @@ func (e *invalidError) render() string {
 type aggregate []error
 
 func (a aggregate) Error() string {
-	msgs := make([]string, len(a))
-	for i, e := range a {
-		msgs[i] = e.Error()
+	var msgs []string
+	seen := map[string]bool{}
+	for _, e := range a {
+		// utilerrors aggregate.Error: a message repeated is given once
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
 	}
 	if len(msgs) == 1 {
 		return msgs[0]
@@ -124,9 +130,26 @@ func visitErr(errs []error) error {
 	return nil
 }
 
+// docError is the error of one document of a manifest file (a
+// *manifest.Error): alone it prints as the manifest package renders it;
+// in an aggregate as each of its errors would (manifest.Error.Messages).
+type docError struct{ e *manifest.Error }
+
+// Error is the error's own text, as utilerrors' aggregate.Error joins it:
+// a status error's message, a plain error without "error: ".
+func (d *docError) Error() string {
+	raw, _ := d.e.Messages()
+	return strings.Join(raw, ", ")
+}
+
 // standardErrorMessage mirrors cmdutil.StandardErrorMessage: API errors as
 // "Error from server (<Reason>): <message>"; ok is false for other errors.
 func standardErrorMessage(err error) (string, bool) {
+	var de *docError
+	if errors.As(err, &de) {
+		_, member := de.e.Messages()
+		return strings.Join(member, "\n"), true
+	}
 	var ie *invalidError
 	if errors.As(err, &ie) {
 		return "Error from server (Invalid): " + ie.Error(), true
@@ -169,6 +192,8 @@ func checkErr(err error) string {
 		msg = b.String()
 	case *rawError:
 		msg = e.text
+	case *docError:
+		msg = e.e.Error()
 	case *invalidError:
 		msg = e.render()
 	case *flagError:

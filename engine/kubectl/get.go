@@ -406,6 +406,8 @@ func tableHeaders(rt *resourceType, o printOptions) []string {
 		h = []string{"NAME", "CONTROLLER", "REVISION", "AGE"}
 	case rtServiceAccounts, rtConfigMaps, rtSecrets:
 		h = configObjectHeaders(rt)
+	default: // the kinds stored as written (generic.go)
+		h = configObjectHeaders(rt)
 	case rtEvents:
 		if o.wide {
 			h = []string{"LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"}
@@ -484,7 +486,7 @@ func tableRow(obj object, o printOptions) []string {
 	case *api.Namespace:
 		// printNamespace
 		cells = []string{name, x.Status.Phase, age}
-	case *api.ServiceAccount, *api.ConfigMap, *api.Secret:
+	case *api.ServiceAccount, *api.ConfigMap, *api.Secret, *api.GenericObject:
 		cells = configObjectRow(x, name, age)
 	case *api.ControllerRevision:
 		controller := "<none>"

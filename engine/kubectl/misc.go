@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 	"sort"
 	"strings"
 )
@@ -124,18 +125,16 @@ func apiVersionsFlags() []*flagDef { return nil }
 
 // runAPIVersions mirrors kubectl api-versions (pkg/cmd/apiresources
 // APIVersionsOptions.RunAPIVersions): every group/version the server
-// serves, sorted, one per line. The playground answers with the versions
-// it simulates, apps/v1 and v1; a real 1.37 cluster lists about thirty
-// more (admissionregistration.k8s.io/v1, batch/v1 ...) that nothing here
-// serves, so they are not listed.
+// serves, sorted, one per line: every group version of engine/schema's
+// served resources (autoscaling/v1 beside the preferred v2).
 func runAPIVersions(inv *invocation) error {
 	if len(inv.args) != 0 {
 		return &usageError{msg: fmt.Sprintf("unexpected arguments: %v", inv.args), cmdPath: "kubectl api-versions"}
 	}
 	seen := map[string]bool{}
 	var gvs []string
-	for _, rt := range resourceTypes {
-		if gv := rt.apiVersion(); !seen[gv] {
+	for _, r := range apischema.Served() {
+		if gv := r.APIVersion(); !seen[gv] {
 			seen[gv] = true
 			gvs = append(gvs, gv)
 		}

@@ -201,9 +201,10 @@ func parseResourceArgs(args []string) ([]resourceArg, error) {
 			continue
 		}
 		if strings.ToLower(t) == "all" {
-			// The "all" category: of its members the playground simulates
-			// pods and daemonsets (services, deployments ... do not exist here).
-			for _, rt := range []*resourceType{rtPods, rtDaemonSets} {
+			// The "all" category, expanded from discovery in its order
+			// (the core group, then apps, autoscaling, batch): pods and
+			// daemonsets are simulated, the others stored as written.
+			for _, rt := range allCategory() {
 				out = append(out, resourceArg{rt: rt, names: append([]string(nil), args[1:]...)})
 			}
 			continue

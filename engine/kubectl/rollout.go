@@ -114,6 +114,17 @@ func runRollout(inv *invocation) error {
 	c := inv.env.Cluster
 	var errs []error
 	for _, ra := range rargs {
+		if ra.rt != rtDaemonSets && (ra.rt.kind == "Deployment" || ra.rt.kind == "StatefulSet") && isGenericType(ra.rt) {
+			// kubectl has viewers and rollbackers for these: the builder
+			// fetches the object first (a missing one is NotFound); no
+			// controller of the playground rolls them out
+			for _, n := range ra.names {
+				if getGeneric(c, ra.rt, inv.namespace, n) == nil {
+					return cluster.NotFound(ra.rt.groupResource(), n)
+				}
+			}
+			return &plainError{fmt.Sprintf("rollout %s of %s is not simulated in the playground: the %s is stored, but no controller acts on it", sub, ra.rt.resource, ra.rt.kind)}
+		}
 		if ra.rt != rtDaemonSets {
 			switch sub {
 			case "status":

@@ -35,35 +35,68 @@ const podUpdateForbidden = "pod updates may not change fields other than `spec.c
 // three-way merge, keeps labels, annotations, node taints and pod fields
 // that the manifest never set.
 func ApplyTo(c *cluster.Cluster, docs []Document, mode Mode) ([]string, error) {
-	a := &applier{c: c, mode: mode, pending: map[string]any{}}
-	var plans []func() error
 	var lines []string
 	var diags []Diagnostic
+	for _, o := range ApplyEach(c, docs, mode) {
+		if o.Err != nil {
+			diags = append(diags, o.Err.raw...)
+			continue
+		}
+		if o.Line != "" {
+			lines = append(lines, o.Line)
+		}
+	}
+	if len(diags) > 0 {
+		return lines, newError(diags)
+	}
+	return lines, nil
+}
+
+// Outcome is what ApplyEach did with one document.
+type Outcome struct {
+	// Line is kubectl's success line (`daemonset.apps/x created`), ""
+	// when the document failed or was skipped.
+	Line string
+	// Err is the document's error; the store is as the document found it.
+	Err *Error
+	// Skipped is true for a document ApplyTo does not write (a kind the
+	// engine does not simulate).
+	Skipped bool
+	// Conflict is an API error found before the document was planned (a
+	// stale resourceVersion), set by the caller.
+	Conflict error
+}
+
+// ApplyEach writes the documents in order, each on its own as kubectl's
+// apply, create and replace send each object in its own request
+// (apply.go Run: applyOneObject for every info, collecting errors):
+// one outcome per document. A document that fails changes nothing and
+// does not stop the others; a later document sees what the earlier ones
+// wrote (a Namespace first, then its objects).
+func ApplyEach(c *cluster.Cluster, docs []Document, mode Mode) []Outcome {
+	a := &applier{c: c, mode: mode, pending: map[string]any{}}
+	out := make([]Outcome, len(docs))
 	for i := range docs {
 		doc := &docs[i]
 		if doc.Skipped || doc.Object == nil {
+			out[i].Skipped = true
 			continue
 		}
 		line, write, ds := a.plan(doc)
 		if len(ds) > 0 {
-			diags = append(diags, ds...)
+			out[i].Err = newError(ds)
 			continue
 		}
-		lines = append(lines, line)
 		if write != nil {
-			plans = append(plans, write)
+			if err := write(); err != nil {
+				// cannot happen after planning; report it rather than panic
+				out[i].Err = newError([]Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}})
+				continue
+			}
 		}
+		out[i].Line = line
 	}
-	if len(diags) > 0 {
-		return nil, newError(diags)
-	}
-	for _, w := range plans {
-		if err := w(); err != nil {
-			// cannot happen after planning; report it rather than panic
-			return lines, newError([]Diagnostic{{Message: err.Error(), kubectl: "error: " + err.Error()}})
-		}
-	}
-	return lines, nil
+	return out
 }
 
 type applier struct {
@@ -103,14 +136,17 @@ func lastApplied(doc *Document, namespaced bool) string {
 	if md, ok := raw["metadata"].(map[string]any); ok {
 		md = maps.Clone(md)
 		raw["metadata"] = md
-		if an, ok := md["annotations"].(map[string]any); ok {
-			an = maps.Clone(an)
-			md["annotations"] = an
-			delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
-			if len(an) == 0 {
-				delete(md, "annotations")
-			}
+		// util.GetModifiedConfiguration: the object's annotations without
+		// the annotation itself, set back even when empty, so the value
+		// always holds "annotations":{} for a manifest without any
+		// (checked against a real v1.37.2 kubectl)
+		an, _ := md["annotations"].(map[string]any)
+		an = maps.Clone(an)
+		if an == nil {
+			an = map[string]any{}
 		}
+		delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
+		md["annotations"] = an
 	}
 	if namespaced {
 		if md, ok := raw["metadata"].(map[string]any); ok {
@@ -226,6 +262,12 @@ func (a *applier) plan(doc *Document) (line string, write func() error, diags []
 			return "", nil, diags
 		}
 		return a.planNamespace(doc, ns)
+	case *api.GenericObject:
+		g := deepCopy(o)
+		if diags := a.generateName(doc, &g.ObjectMeta); diags != nil {
+			return "", nil, diags
+		}
+		return a.planGeneric(doc, g)
 	}
 	line, write, diags, _ = a.planConfigObject(doc)
 	return line, write, diags
@@ -508,9 +550,9 @@ func (a *applier) planPod(doc *Document, pod *api.Pod) (string, func() error, []
 				return nil, diags
 			}
 			// the Priority admission plugin refuses an unknown priorityClassName
-			if err := cluster.AdmitPodPriority(deepCopy(pod)); err != nil {
+			if err := a.c.AdmitPodPriority(deepCopy(pod)); err != nil {
 				return nil, a.serverError(doc, "spec.priorityClassName", "Forbidden", err.Error(),
-					"the only PriorityClasses are the built-in system-node-critical and system-cluster-critical (PriorityClass objects are not simulated); remove priorityClassName or use one of them")
+					"apply the PriorityClass first (apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, value: ...), or put it before this document in the file; the built-in classes are system-node-critical and system-cluster-critical")
 			}
 			if a.mode == ModeApply {
 				if pod.Annotations == nil {

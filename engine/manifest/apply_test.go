@@ -37,7 +37,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 	c := newCluster()
 	node := "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n  labels:\n    disk: ssd\n"
 	text := minimalDS + "---\n" + node + "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n"
-	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web created\nnode/node-3 created" {
+	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web created\nnode/node-3 created\nservice/svc created" {
 		t.Fatalf("lines %q", got)
 	}
 	ds := c.DaemonSet("default", "web")
@@ -45,7 +45,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 		t.Fatalf("created ds %+v", ds)
 	}
 	la := ds.Annotations[api.LastAppliedConfigAnnotation]
-	if !strings.HasPrefix(la, `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"web","namespace":"default"}`) || !strings.HasSuffix(la, "\n") {
+	if !strings.HasPrefix(la, `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"annotations":{},"name":"web","namespace":"default"}`) || !strings.HasSuffix(la, "\n") {
 		t.Errorf("last-applied %q", la)
 	}
 	n3 := c.Node("node-3")
@@ -55,7 +55,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 
 	// same manifest again: unchanged, nothing written
 	rv := c.ResourceVersion()
-	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web unchanged\nnode/node-3 unchanged" {
+	if got := strings.Join(mustApply(t, c, text, ModeApply), "\n"); got != "daemonset.apps/web unchanged\nnode/node-3 unchanged\nservice/svc unchanged" {
 		t.Fatalf("lines %q", got)
 	}
 	if c.ResourceVersion() != rv {
@@ -96,7 +96,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 	}
 }
 
-func TestApplyErrorsLeaveStoreUntouched(t *testing.T) {
+func TestApplyErrorsLeaveTheirObjectUntouched(t *testing.T) {
 	tests := []struct {
 		name, text string
 		mode       Mode
@@ -120,8 +120,10 @@ func TestApplyErrorsLeaveStoreUntouched(t *testing.T) {
 			c := newCluster()
 			pod := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\nspec:\n  tolerations:\n  - {key: a, operator: Exists}\n  containers:\n  - name: c\n    image: busybox:1.35\n"
 			mustApply(t, c, minimalDS+"---\n"+pod, ModeApply)
-			rv, pods, dss := c.ResourceVersion(), c.PodCount(), len(c.DaemonSets())
-			// a valid new object before the failing one must not be written either
+			dsRV, podRV := c.DaemonSet("default", "web").ResourceVersion, c.Pod("default", "solo").ResourceVersion
+			pods, dss := c.PodCount(), len(c.DaemonSets())
+			// a valid new object before the failing one is written (kubectl
+			// sends each document on its own); the failing one changes nothing
 			_, err := apply(t, c, "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-9\n---\n"+tc.text, tc.mode)
 			var me *Error
 			if !errors.As(err, &me) {
@@ -130,8 +132,12 @@ func TestApplyErrorsLeaveStoreUntouched(t *testing.T) {
 			if got := me.Error(); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
-			if c.ResourceVersion() != rv || c.PodCount() != pods || len(c.DaemonSets()) != dss || c.Node("node-9") != nil {
-				t.Errorf("store changed on error")
+			if c.DaemonSet("default", "web").ResourceVersion != dsRV || c.Pod("default", "solo").ResourceVersion != podRV ||
+				c.PodCount() != pods || len(c.DaemonSets()) != dss {
+				t.Errorf("the failed document changed the store")
+			}
+			if (c.Node("node-9") != nil) != (tc.mode != ModeReplace) {
+				t.Errorf("node-9 written: %v, want %v", c.Node("node-9") != nil, tc.mode != ModeReplace)
 			}
 			if me.Diagnostics[0].Line == 0 {
 				t.Errorf("no position: %+v", me.Diagnostics[0])

@@ -65,30 +65,21 @@ func DecodeWith(filename, text string, opts DecodeOptions) ([]Document, error) {
 	if opts.Verb == "" {
 		opts.Verb = "creating"
 	}
-	if len(text) > MaxInputBytes {
-		return nil, newError([]Diagnostic{{
-			File: filename, Line: 1, Column: 1,
-			Message: fmt.Sprintf("manifest is too large: %d bytes (the playground accepts up to %d bytes, 1 MiB)", len(text), MaxInputBytes),
-			Hint:    "paste only the DaemonSet, Node, Pod, Namespace, ServiceAccount, ConfigMap and Secret manifests you want to simulate",
-			kubectl: fmt.Sprintf("error: %s is too large: %d bytes, at most %d bytes are accepted", filename, len(text), MaxInputBytes),
-		}})
-	}
+	parts, fatal := DecodeParts(filename, text, opts)
 	var docs []Document
 	var diags []Diagnostic
-	for _, ch := range splitDocuments(text) {
-		if ch.err != "" {
-			diags = append(diags, Diagnostic{File: filename, Line: ch.line, Column: 1, Message: ch.err,
-				Hint:    "a document separator is a line holding only `---`",
-				kubectl: fmt.Sprintf("error: error parsing %s: %s", filename, ch.err)})
+	if fatal != nil {
+		diags = fatal.raw
+	}
+	for _, p := range parts {
+		if p.Err != nil {
+			diags = append(diags, p.Err.raw...)
 			continue
 		}
-		ds, dg := decodeDocument(filename, ch, opts)
-		diags = append(diags, dg...)
-		docs = append(docs, ds...)
+		docs = append(docs, p.Document)
 	}
 	if len(diags) > 0 {
-		addQuoteHints(diags)
-		return nil, newError(mergeLineHints(diags))
+		return nil, newError(diags)
 	}
 	return docs, nil
 }

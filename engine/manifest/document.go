@@ -29,11 +29,18 @@ var simulated = map[string]string{"DaemonSet": "apps/v1", "Node": "v1", "Pod": "
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// piece is one object's outcome of decodeDocument: the document, or the
+// problems that kept it from decoding.
+type piece struct {
+	doc   *Document
+	diags []Diagnostic
+}
+
 // decodeDocument decodes one `---`-separated document: one object, or the
-// items of a v1 List.
-func decodeDocument(file string, ch chunk, opts DecodeOptions) (docs []Document, diags []Diagnostic) {
+// items of a v1 List, each a piece of its own.
+func decodeDocument(file string, ch chunk, opts DecodeOptions) []piece {
 	if strings.TrimSpace(stripComments(ch.text)) == "" {
-		return nil, nil
+		return nil
 	}
 	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
 	var root yaml.Node
@@ -46,36 +53,31 @@ func decodeDocument(file string, ch chunk, opts DecodeOptions) (docs []Document,
 		return yaml.Unmarshal([]byte(ch.text), &root)
 	}()
 	if err != nil {
-		return nil, syntaxDiagnostics(file, ch, err)
+		return []piece{{diags: syntaxDiagnostics(file, ch, err)}}
 	}
 	if len(root.Content) == 0 {
-		return nil, nil
+		return nil
 	}
 	top := d.resolve(root.Content[0])
 	if top == nil {
-		return nil, d.diags
+		return []piece{{diags: d.diags}}
 	}
 	if top.Kind == yaml.ScalarNode && scalarKind(top) == "null" {
-		return nil, nil
+		return nil
 	}
+	var out []piece
 	if items, ok := listItems(top); ok {
 		// kind: List (what `kubectl get -o yaml` prints for several
 		// objects): kubectl's resource builder flattens it into its items
 		// (FlattenListVisitor, meta.ExtractList), applied in order.
 		for _, it := range items {
 			doc, ds := decodeObject(file, ch, it, opts)
-			diags = append(diags, ds...)
-			if doc != nil {
-				docs = append(docs, *doc)
-			}
+			out = append(out, piece{doc: doc, diags: ds})
 		}
-		return docs, diags
+		return out
 	}
 	doc, ds := decodeObject(file, ch, top, opts)
-	if doc == nil {
-		return nil, ds
-	}
-	return []Document{*doc}, ds
+	return []piece{{doc: doc, diags: ds}}
 }
 
 // listItems returns the items of a `kind: List` (apiVersion v1) mapping;
@@ -121,10 +123,10 @@ func listItems(top *yaml.Node) (items []*yaml.Node, ok bool) {
 // decodeObject decodes one object's mapping (a document, or an item of a
 // List) of chunk ch.
 func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (doc *Document, diags []Diagnostic) {
-	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file}, opts: opts}
+	d := &decoder{file: file, lineBase: ch.line - 1, doc: &Document{file: file, verb: opts.Verb}, opts: opts}
 	top = d.resolve(top)
 	if top == nil {
-		return nil, d.diags
+		return d.doc, d.diags
 	}
 	line, col := d.at(top)
 	d.doc.Line = line
@@ -133,7 +135,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 		hint := "a manifest is a mapping of `key: value` lines starting with apiVersion: and kind:"
 		diags = append(diags, Diagnostic{File: file, Line: line, Column: col, Message: msg, Hint: hint,
 			kubectl: fmt.Sprintf("error: unable to decode %q: %s", file, msg)})
-		return nil, append(diags, lineHints(file, ch, "", true)...)
+		return d.doc, append(diags, lineHints(file, ch, "", true)...)
 	}
 	// apiVersion and kind, as kubectl's client-side checks see them.
 	var apiVersion, kind string
@@ -178,7 +180,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 		diags = append(diags, Diagnostic{File: file, Line: line, Column: col,
 			Message: "error validating data: " + msg, Hint: hint,
 			kubectl: fmt.Sprintf("error: error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", file, msg)})
-		return nil, append(diags, lineHints(file, ch, kind, true)...)
+		return d.doc, append(diags, lineHints(file, ch, kind, true)...)
 	}
 	want, ok := simulated[kind]
 	if !ok {
@@ -187,12 +189,21 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 				l, c := d.at(kindNode)
 				diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion,
 					fmt.Sprintf("kinds are case-sensitive: write `kind: %s`", k)))
-				return nil, diags
+				return d.doc, diags
 			}
 		}
-		d.doc.Skipped = true
-		d.doc.raw = d.toAny(top)
-		return d.doc, d.diags
+		if _, served := apischema.ServedKind(apiVersion, kind); !served {
+			// kubectl's RESTMapper knows only what discovery lists
+			// (resource.Mapper infoForData: `resource mapping not found
+			// for name: ... ensure CRDs are installed first`)
+			l, c := d.at(top)
+			if p, ok := d.doc.pos["apiVersion"]; ok {
+				l, c = p.line, p.col
+			}
+			diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, unservedHint(apiVersion, kind)))
+			return d.doc, diags
+		}
+		return decodeGeneric(d, ch, top, apiVersion, kind)
 	}
 	if apiVersion != want {
 		hint := fmt.Sprintf("%s is served as %s; write `apiVersion: %s`", kind, want, want)
@@ -204,7 +215,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 			l, c = p.line, p.col
 		}
 		diags = append(diags, noMatch(file, l, c, name, namespace, kind, apiVersion, hint))
-		return nil, diags
+		return d.doc, diags
 	}
 	d.kind = kind
 	d.version = apiVersion[strings.LastIndex(apiVersion, "/")+1:]
@@ -245,7 +256,7 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 	}
 	if len(d.diags) > 0 {
 		sortDiagnostics(d.diags)
-		return nil, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
+		return d.doc, append(d.diags, d.withoutStrictRepeats(lineHints(file, ch, kind, true))...)
 	}
 	d.doc.raw = d.toAny(top)
 	d.doc.Object = obj
@@ -253,7 +264,47 @@ func decodeObject(file string, ch chunk, top *yaml.Node, opts DecodeOptions) (do
 	d.doc.Name, d.doc.Namespace = meta.Name, meta.Namespace
 	if vd := d.doc.validate(); len(vd) > 0 {
 		// the copy-paste hints only when something is wrong
-		return nil, append(vd, lineHints(file, ch, kind, true)...)
+		return d.doc, append(vd, lineHints(file, ch, kind, true)...)
+	}
+	return d.doc, nil
+}
+
+// decodeGeneric decodes an object of a kind the API server serves and the
+// playground does not simulate into an api.GenericObject: metadata as for
+// every kind, the other top-level fields kept as written (status dropped,
+// as the API server drops it on create and update), checked against the
+// kind's schema when engine/schema has it (unknown fields, types).
+func decodeGeneric(d *decoder, ch chunk, top *yaml.Node, apiVersion, kind string) (*Document, []Diagnostic) {
+	r, _ := apischema.ServedKind(apiVersion, kind)
+	d.kind = kind
+	d.version = apiVersion[strings.LastIndex(apiVersion, "/")+1:]
+	g := &api.GenericObject{TypeMeta: api.TypeMeta{APIVersion: apiVersion, Kind: kind}, Group: r.Group, Resource: r.Resource, Namespaced: r.Namespaced}
+	d.object(top, &g.ObjectMeta, nil)
+	d.strict(ch, top, apiVersion)
+	if len(d.diags) > 0 {
+		sortDiagnostics(d.diags)
+		return d.doc, append(d.diags, d.withoutStrictRepeats(lineHints(d.file, ch, kind, true))...)
+	}
+	g.Fields = d.extra[""]
+	if g.Fields == nil {
+		g.Fields = map[string]any{}
+	}
+	if r.Group == "scheduling.k8s.io" && kind == "PriorityClass" {
+		// pkg/apis/scheduling/v1 SetDefaults_PriorityClass
+		if _, ok := g.Fields["preemptionPolicy"]; !ok {
+			g.Fields["preemptionPolicy"] = "PreemptLowerPriority"
+		}
+	}
+	if !r.Namespaced {
+		g.Namespace = ""
+	} else if g.Namespace == "" {
+		g.Namespace = api.DefaultNamespace // SetNamespace gives -n's
+	}
+	d.doc.raw = d.toAny(top)
+	d.doc.Object = g
+	d.doc.Name, d.doc.Namespace = g.Name, g.Namespace
+	if vd := d.doc.validate(); len(vd) > 0 {
+		return d.doc, vd
 	}
 	return d.doc, nil
 }
@@ -341,6 +392,84 @@ func sortDiagnostics(ds []Diagnostic) {
 		ds[0].kubectl, ds[first].kubectl = ds[first].kubectl, ""
 		ds[0].silent, ds[first].silent = false, true
 	}
+}
+
+// unservedHint says what the API server serves instead of apiVersion and
+// kind: the served versions of the kind, or the served kind the name
+// misspells.
+func unservedHint(apiVersion, kind string) string {
+	var versions []string
+	for _, r := range apischema.Served() {
+		if r.Kind == kind && !slices.Contains(versions, r.APIVersion()) {
+			versions = append(versions, r.APIVersion())
+		}
+	}
+	if len(versions) > 0 {
+		if _, removed := removedAPIs[apiVersion+" "+kind]; removed {
+			return fmt.Sprintf("%s %s was removed in Kubernetes %s; write `apiVersion: %s`", apiVersion, kind, removedAPIs[apiVersion+" "+kind], versions[0])
+		}
+		return fmt.Sprintf("a v1.37 cluster serves %s as %s; write `apiVersion: %s`", kind, strings.Join(versions, " or "), versions[0])
+	}
+	if _, removed := removedAPIs[apiVersion+" "+kind]; removed {
+		return fmt.Sprintf("%s %s was removed in Kubernetes %s and has no replacement in the API", apiVersion, kind, removedAPIs[apiVersion+" "+kind])
+	}
+	best, bestDist := "", maxMisspelling+1
+	for _, r := range apischema.Served() {
+		if strings.EqualFold(r.Kind, kind) {
+			return fmt.Sprintf("kinds are case-sensitive: write `kind: %s`", r.Kind)
+		}
+		if dist := editDistance(kind, r.Kind); dist < bestDist {
+			best, bestDist = r.Kind, dist
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("no API serves a kind %s: did you mean `kind: %s`?", kind, best)
+	}
+	return fmt.Sprintf("a v1.37 cluster serves no kind %s in %s (a custom resource needs its CustomResourceDefinition applied first)", kind, apiVersion)
+}
+
+// removedAPIs are the API versions of the deprecated-API migration guide
+// that manifests still carry, and the release that stopped serving them.
+var removedAPIs = map[string]string{
+	"policy/v1beta1 PodSecurityPolicy":                                    "1.25",
+	"policy/v1beta1 PodDisruptionBudget":                                  "1.25",
+	"batch/v1beta1 CronJob":                                               "1.25",
+	"rbac.authorization.k8s.io/v1beta1 Role":                              "1.22",
+	"rbac.authorization.k8s.io/v1beta1 RoleBinding":                       "1.22",
+	"rbac.authorization.k8s.io/v1beta1 ClusterRole":                       "1.22",
+	"rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding":                "1.22",
+	"extensions/v1beta1 Deployment":                                       "1.16",
+	"extensions/v1beta1 ReplicaSet":                                       "1.16",
+	"extensions/v1beta1 Ingress":                                          "1.22",
+	"extensions/v1beta1 NetworkPolicy":                                    "1.16",
+	"extensions/v1beta1 PodSecurityPolicy":                                "1.16",
+	"apps/v1beta1 Deployment":                                             "1.16",
+	"apps/v1beta2 Deployment":                                             "1.16",
+	"apps/v1beta1 StatefulSet":                                            "1.16",
+	"apps/v1beta2 StatefulSet":                                            "1.16",
+	"apps/v1beta2 ReplicaSet":                                             "1.16",
+	"networking.k8s.io/v1beta1 Ingress":                                   "1.22",
+	"networking.k8s.io/v1beta1 IngressClass":                              "1.22",
+	"scheduling.k8s.io/v1beta1 PriorityClass":                             "1.22",
+	"storage.k8s.io/v1beta1 StorageClass":                                 "1.22",
+	"storage.k8s.io/v1beta1 CSIDriver":                                    "1.22",
+	"storage.k8s.io/v1beta1 CSINode":                                      "1.22",
+	"storage.k8s.io/v1beta1 VolumeAttachment":                             "1.22",
+	"storage.k8s.io/v1beta1 CSIStorageCapacity":                           "1.27",
+	"apiextensions.k8s.io/v1beta1 CustomResourceDefinition":               "1.22",
+	"admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration":   "1.22",
+	"admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration": "1.22",
+	"coordination.k8s.io/v1beta1 Lease":                                   "1.22",
+	"certificates.k8s.io/v1beta1 CertificateSigningRequest":               "1.22",
+	"autoscaling/v2beta1 HorizontalPodAutoscaler":                         "1.25",
+	"autoscaling/v2beta2 HorizontalPodAutoscaler":                         "1.26",
+	"discovery.k8s.io/v1beta1 EndpointSlice":                              "1.25",
+	"events.k8s.io/v1beta1 Event":                                         "1.25",
+	"node.k8s.io/v1beta1 RuntimeClass":                                    "1.25",
+	"flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema":                     "1.29",
+	"flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration":     "1.29",
+	"flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema":                     "1.32",
+	"flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration":     "1.32",
 }
 
 func noMatch(file string, line, col int, name, namespace, kind, apiVersion, hint string) Diagnostic {

@@ -51,6 +51,9 @@ type Document struct {
 	UnknownFields []string
 
 	file string
+	// verb is cmdutil.AddSourceToErr's verb for the object's server
+	// errors ("creating", "replacing").
+	verb string
 	// pos maps a field path ("spec.template.metadata.labels") to the
 	// position of its YAML node, for diagnostics found after decoding.
 	pos map[string]position
@@ -93,6 +96,10 @@ type Diagnostic struct {
 	kubectl string
 	// group collects field errors of one object: `The DaemonSet "x" is invalid`.
 	group string
+	// status is the Invalid status message of a group's object without its
+	// causes, as an aggregate of errors prints it: `error when creating
+	// "ds.yaml": DaemonSet.apps "x" is invalid`.
+	status string
 	// silent diagnostics are not printed by Error(): kubectl would stop
 	// before reaching them (a second decode error of one object, the
 	// further lines of a file whose first syntax error ends parsing).
@@ -110,12 +117,17 @@ type Diagnostic struct {
 // positions and hints.
 type Error struct {
 	Diagnostics []Diagnostic
+
+	// raw are the diagnostics as given to newError, in kubectl's order
+	// (for combining the errors of several documents into one).
+	raw []Diagnostic
 }
 
 // newError builds an Error from diagnostics in kubectl's order (the order
 // they were found): it remembers that order for Error(), sorts them by
 // position and drops repeated hints.
 func newError(diags []Diagnostic) *Error {
+	raw := append([]Diagnostic(nil), diags...)
 	ds := append([]Diagnostic(nil), diags...)
 	fileRank := map[string]int{}
 	for i := range ds {
@@ -142,7 +154,7 @@ func newError(diags []Diagnostic) *Error {
 		}
 		prev = h
 	}
-	return &Error{Diagnostics: ds}
+	return &Error{Diagnostics: ds, raw: raw}
 }
 
 // Error renders the diagnostics as kubectl prints them (cmdutil.checkErr):
@@ -245,9 +257,11 @@ func (e *Error) Detailed() string {
 // namespaced reports whether a document's kind lives in a namespace
 // (DaemonSet, Pod); skipped kinds are not known to the playground.
 func (d *Document) namespaced() bool {
-	switch d.Object.(type) {
+	switch o := d.Object.(type) {
 	case *api.DaemonSet, *api.Pod:
 		return true
+	case *api.GenericObject:
+		return o.Namespaced
 	}
 	return false
 }
@@ -282,6 +296,8 @@ func SetNamespace(docs []Document, ns string, enforce bool) error {
 		case *api.DaemonSet:
 			o.Namespace = ns
 		case *api.Pod:
+			o.Namespace = ns
+		case *api.GenericObject:
 			o.Namespace = ns
 		}
 	}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 	"maps"
 	"path"
 	"regexp"
@@ -1561,6 +1562,8 @@ func (doc *Document) validate() []Diagnostic {
 		l, kind, name = validateNode(o), "Node", o.Name
 	case *api.Namespace:
 		l, kind, name = validateNamespace(o), "Namespace", o.Name
+	case *api.GenericObject:
+		l, kind, name = validateGenericObject(o), o.Kind, o.Name
 	default:
 		var ok bool
 		if l, kind, name, ok = validateConfigObject(o); !ok {
@@ -1576,6 +1579,15 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 		return nil
 	}
 	group := fmt.Sprintf("The %s %q is invalid", kind, name)
+	qualified := kind
+	if r, ok := apischema.ServedKind(doc.APIVersion, kind); ok {
+		qualified = r.QualifiedKind()
+	}
+	verb := doc.verb
+	if verb == "" {
+		verb = "creating"
+	}
+	status := fmt.Sprintf("error when %s %q: %s %q is invalid", verb, doc.file, qualified, name)
 	out := make([]Diagnostic, 0, len(l))
 	for _, e := range l {
 		p := e.pos
@@ -1588,7 +1600,7 @@ func (doc *Document) diagnostics(l errList, kind, name string) []Diagnostic {
 			hint = validationHint(e)
 		}
 		out = append(out, Diagnostic{File: doc.file, Line: pos.line, Column: pos.col, Field: e.path,
-			Message: e.body, Hint: hint, group: group})
+			Message: e.body, Hint: hint, group: group, status: status})
 	}
 	return out
 }
@@ -1643,4 +1655,34 @@ func validationHint(e fieldErr) string {
 		return "`operator: Exists` matches any value: remove `value:`, or use `operator: Equal` to match that value"
 	}
 	return ""
+}
+
+// validateGenericObject is the metadata validation every kind's
+// ValidateObjectMeta call does, for the kinds the playground stores as
+// written: the name is a DNS-1123 subdomain, or for RBAC kinds a path
+// segment name (rbac validation ValidateRBACName: path.IsValidPathSegmentName,
+// so `system:aggregate-to-edit` is valid). The namespace is the builder's
+// (set after decoding) and is not checked here.
+func validateGenericObject(o *api.GenericObject) errList {
+	var l errList
+	m := o.ObjectMeta
+	m.Namespace = ""
+	if o.Group == "rbac.authorization.k8s.io" && m.Name != "" {
+		name := m.Name
+		m.Name = "x" // checked below
+		l.validateObjectMeta(&m, false, "metadata")
+		switch {
+		case name == "." || name == "..":
+			l.invalid("metadata.name", name, fmt.Sprintf("may not be '%s'", name))
+		case strings.ContainsAny(name, "/%"):
+			for _, c := range []string{"/", "%"} {
+				if strings.Contains(name, c) {
+					l.invalid("metadata.name", name, fmt.Sprintf("may not contain '%s'", c))
+				}
+			}
+		}
+		return l
+	}
+	l.validateObjectMeta(&m, false, "metadata")
+	return l
 }

@@ -1,10 +1,13 @@
 // Package schema is the API schema of the kinds the playground knows (apps/v1
 // DaemonSet and ControllerRevision; v1 Pod, Node, Namespace, ServiceAccount,
-// ConfigMap, Secret, Event, List;
-// scheduling.k8s.io/v1 PriorityClass), derived from the upstream Go API types
-// of k8s.io/api v0.37.2 by the generator in internal/gen (`go generate
-// ./engine/schema`) and embedded as a compressed blob (schema.bin), decoded
-// once on first use.
+// ConfigMap, Secret, Event, List; scheduling.k8s.io/v1 PriorityClass; and
+// the kinds stored as written that manifests commonly carry: Service,
+// Deployment, StatefulSet, Job, CronJob, the RBAC kinds,
+// PodDisruptionBudget, Ingress, NetworkPolicy ... see the generator's
+// roots), derived from the upstream Go API types of k8s.io/api v0.37.2 by
+// the generator in internal/gen (`go generate ./engine/schema`) and
+// embedded as a compressed blob (schema.bin), decoded once on first use.
+// Served (served.go) lists every resource a v1.37 API server serves.
 //
 // For every field it keeps what `kubectl explain` prints (the JSON name, the
 // type as explain names it, the description from the types' SwaggerDoc, the

@@ -53,8 +53,11 @@ func TestFieldAtErrors(t *testing.T) {
 	if _, err := FieldAt("apps/v1beta2", "DaemonSet", []string{"spec"}); err == nil {
 		t.Error("unknown version accepted")
 	}
-	if _, ok := Lookup("v1", "Service"); ok {
-		t.Error("Service is not in the schema")
+	if _, ok := Lookup("v1", "PersistentVolumeClaimTemplate"); ok {
+		t.Error("a type that is not a kind was found as one")
+	}
+	if _, ok := Lookup("v1", "ComponentStatus"); ok {
+		t.Error("ComponentStatus is not in the schema")
 	}
 }
 
@@ -87,7 +90,13 @@ func TestKinds(t *testing.T) {
 	for _, k := range Kinds() {
 		got = append(got, k.APIVersion()+" "+k.Kind+" "+k.Resource)
 	}
-	want := "v1 ConfigMap configmaps|v1 Event events|v1 List |v1 Namespace namespaces|v1 Node nodes|v1 Pod pods|v1 Secret secrets|v1 ServiceAccount serviceaccounts|apps/v1 ControllerRevision controllerrevisions|apps/v1 DaemonSet daemonsets|scheduling.k8s.io/v1 PriorityClass priorityclasses"
+	want := "v1 ConfigMap configmaps|v1 Endpoints endpoints|v1 Event events|v1 LimitRange limitranges|v1 List |v1 Namespace namespaces|v1 Node nodes|v1 PersistentVolume persistentvolumes|v1 PersistentVolumeClaim persistentvolumeclaims|v1 Pod pods|v1 PodTemplate podtemplates|v1 ReplicationController replicationcontrollers|v1 ResourceQuota resourcequotas|v1 Secret secrets|v1 Service services|v1 ServiceAccount serviceaccounts|" +
+		"apps/v1 ControllerRevision controllerrevisions|apps/v1 DaemonSet daemonsets|apps/v1 Deployment deployments|apps/v1 ReplicaSet replicasets|apps/v1 StatefulSet statefulsets|" +
+		"autoscaling/v2 HorizontalPodAutoscaler horizontalpodautoscalers|batch/v1 CronJob cronjobs|batch/v1 Job jobs|coordination.k8s.io/v1 Lease leases|" +
+		"networking.k8s.io/v1 Ingress ingresses|networking.k8s.io/v1 IngressClass ingressclasses|networking.k8s.io/v1 NetworkPolicy networkpolicies|node.k8s.io/v1 RuntimeClass runtimeclasses|" +
+		"policy/v1 PodDisruptionBudget poddisruptionbudgets|rbac.authorization.k8s.io/v1 ClusterRole clusterroles|rbac.authorization.k8s.io/v1 ClusterRoleBinding clusterrolebindings|" +
+		"rbac.authorization.k8s.io/v1 Role roles|rbac.authorization.k8s.io/v1 RoleBinding rolebindings|scheduling.k8s.io/v1 PriorityClass priorityclasses|" +
+		"storage.k8s.io/v1 CSIDriver csidrivers|storage.k8s.io/v1 StorageClass storageclasses"
 	if strings.Join(got, "|") != want {
 		t.Errorf("Kinds() = %s", strings.Join(got, "|"))
 	}

@@ -641,3 +641,21 @@ func TestPolledDeadline(t *testing.T) {
 		t.Errorf("after the parent's cancel: Err = %v, want Canceled", ctx2.Err())
 	}
 }
+
+// TestValidateUnserved: a kind or version the v1.37 API server does not
+// serve is not ok, with kubectl's mapping error and its line.
+func TestValidateUnserved(t *testing.T) {
+	for _, text := range []string{
+		"apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: x\n",
+		"apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: r\n",
+		"apiVersion: apps/v1\nkind: DeamonSet\nmetadata:\n  name: d\n",
+	} {
+		res := Validate(text)
+		if res.OK || len(res.Diagnostics) != 1 || res.Diagnostics[0].Line != 1 || !strings.Contains(res.Error, "ensure CRDs are installed first") {
+			t.Errorf("Validate(%q) = %+v, want not ok with the mapping error at line 1", text, res)
+		}
+	}
+	if res := Validate("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\n"); !res.OK {
+		t.Errorf("a served Role: %+v", res)
+	}
+}

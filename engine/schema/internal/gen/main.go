@@ -31,8 +31,16 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/schema/internal/wire"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -60,6 +68,35 @@ var roots = []kind{
 	{"", "v1", "Secret", "secrets", corev1.Secret{}},
 	{"", "v1", "List", "", corev1.List{}},
 	{"scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", schedulingv1.PriorityClass{}},
+	// kinds the playground stores as written (engine/cluster generic.go),
+	// checked field by field as the API server's strict decoder does: those
+	// that DaemonSet installs and tutorials apply beside their DaemonSets
+	{"", "v1", "Service", "services", corev1.Service{}},
+	{"", "v1", "Endpoints", "endpoints", corev1.Endpoints{}},
+	{"", "v1", "PersistentVolumeClaim", "persistentvolumeclaims", corev1.PersistentVolumeClaim{}},
+	{"", "v1", "PersistentVolume", "persistentvolumes", corev1.PersistentVolume{}},
+	{"", "v1", "ResourceQuota", "resourcequotas", corev1.ResourceQuota{}},
+	{"", "v1", "LimitRange", "limitranges", corev1.LimitRange{}},
+	{"", "v1", "ReplicationController", "replicationcontrollers", corev1.ReplicationController{}},
+	{"", "v1", "PodTemplate", "podtemplates", corev1.PodTemplate{}},
+	{"apps", "v1", "Deployment", "deployments", appsv1.Deployment{}},
+	{"apps", "v1", "ReplicaSet", "replicasets", appsv1.ReplicaSet{}},
+	{"apps", "v1", "StatefulSet", "statefulsets", appsv1.StatefulSet{}},
+	{"autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", autoscalingv2.HorizontalPodAutoscaler{}},
+	{"batch", "v1", "Job", "jobs", batchv1.Job{}},
+	{"batch", "v1", "CronJob", "cronjobs", batchv1.CronJob{}},
+	{"coordination.k8s.io", "v1", "Lease", "leases", coordinationv1.Lease{}},
+	{"networking.k8s.io", "v1", "Ingress", "ingresses", networkingv1.Ingress{}},
+	{"networking.k8s.io", "v1", "IngressClass", "ingressclasses", networkingv1.IngressClass{}},
+	{"networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", networkingv1.NetworkPolicy{}},
+	{"node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", nodev1.RuntimeClass{}},
+	{"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", policyv1.PodDisruptionBudget{}},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles", rbacv1.ClusterRole{}},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings", rbacv1.ClusterRoleBinding{}},
+	{"rbac.authorization.k8s.io", "v1", "Role", "roles", rbacv1.Role{}},
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", rbacv1.RoleBinding{}},
+	{"storage.k8s.io", "v1", "StorageClass", "storageclasses", storagev1.StorageClass{}},
+	{"storage.k8s.io", "v1", "CSIDriver", "csidrivers", storagev1.CSIDriver{}},
 }
 
 var (
@@ -313,6 +350,9 @@ func loadMarkers() (markers, error) {
 	}
 	pkgs := []string{
 		"k8s.io/api/apps/v1", "k8s.io/api/core/v1", "k8s.io/api/scheduling/v1",
+		"k8s.io/api/autoscaling/v2", "k8s.io/api/batch/v1", "k8s.io/api/coordination/v1",
+		"k8s.io/api/networking/v1", "k8s.io/api/node/v1", "k8s.io/api/policy/v1",
+		"k8s.io/api/rbac/v1", "k8s.io/api/storage/v1",
 		"k8s.io/apimachinery/pkg/apis/meta/v1", "k8s.io/apimachinery/pkg/api/resource",
 		"k8s.io/apimachinery/pkg/util/intstr", "k8s.io/apimachinery/pkg/runtime",
 	}
