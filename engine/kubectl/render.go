@@ -155,6 +155,21 @@ func renderObject(obj any, serverDefaults bool) (map[string]any, error) {
 		return nil, err
 	}
 	mergeUnmodeled(m, extra)
+	// the defaults come after the unmodeled fields are back: a default
+	// fills only what the object (typed or unmodeled) leaves unset, as
+	// the API server's defaulting does
+	if serverDefaults {
+		switch obj.(type) {
+		case *api.DaemonSet:
+			if spec, ok := path(m, "spec", "template", "spec").(map[string]any); ok {
+				defaultPodSpecMap(spec)
+			}
+		case *api.Pod:
+			if spec, ok := m["spec"].(map[string]any); ok {
+				defaultPodSpecMap(spec)
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -306,9 +321,9 @@ func setDefault(m map[string]any, k string, v any) {
 }
 
 // renderPodSpec completes holder["spec"] (a pod or a pod template) from
-// the typed spec: volume sources and probe handlers kept as maps, and the
-// defaults the store leaves implicit (see RenderObject) when
-// serverDefaults. pod is true for a Pod (enableServiceLinks and
+// the typed spec: volume sources and probe handlers kept as maps (the
+// defaults the store leaves implicit, see RenderObject, are filled by
+// renderObject once the unmodeled fields are merged). pod is true for a Pod (enableServiceLinks and
 // serviceAccount are set on pods only).
 func renderPodSpec(holder map[string]any, s *api.PodSpec, pod, serverDefaults bool) {
 	spec, ok := holder["spec"].(map[string]any)
@@ -356,9 +371,6 @@ func renderPodSpec(holder map[string]any, s *api.PodSpec, pod, serverDefaults bo
 				}
 			}
 		}
-	}
-	if serverDefaults {
-		defaultPodSpecMap(spec)
 	}
 }
 

@@ -208,3 +208,39 @@ func TestMergeDiffAndApply(t *testing.T) {
 		t.Errorf("no-op diff is not empty")
 	}
 }
+
+// TestRenderDefaultsKeepUnmodeled: a server default fills only what the
+// object leaves unset, unmodeled fields included (SetDefaults_PodSpec's
+// securityContext, SetDefaults_Container's terminationMessagePath).
+func TestRenderDefaultsKeepUnmodeled(t *testing.T) {
+	spec := api.PodSpec{Containers: []api.Container{{Name: "c", Image: "i"}}}
+	extra := func(prefix string) api.Unmodeled {
+		return api.Unmodeled{
+			prefix:                    {"securityContext": map[string]any{"runAsUser": int64(1000)}},
+			prefix + ".containers[0]": {"terminationMessagePath": "/tmp/msg"},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		obj  any
+		spec []string
+	}{
+		{"daemonset", &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "x"},
+			Spec: api.DaemonSetSpec{Template: api.PodTemplateSpec{Spec: spec}}, Extra: extra("spec.template.spec")},
+			[]string{"spec", "template", "spec"}},
+		{"pod", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}, Spec: spec, Extra: extra("spec")}, []string{"spec"}},
+	} {
+		m, err := RenderObject(tc.obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := path(m, tc.spec...).(map[string]any)
+		if got, want := s["securityContext"], map[string]any{"runAsUser": int64(1000)}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: securityContext = %#v, want %#v", tc.name, got, want)
+		}
+		c0 := s["containers"].([]any)[0].(map[string]any)
+		if c0["terminationMessagePath"] != "/tmp/msg" || c0["terminationMessagePolicy"] != "File" {
+			t.Errorf("%s: container = %v", tc.name, c0)
+		}
+	}
+}
