@@ -346,10 +346,16 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 		if ok {
 			w.write(2, "Image ID:\t%s\n", st.ImageID)
 		}
+		// describeContainerPorts, describeContainerHostPorts: a named
+		// port reads "9100/TCP (https)"
 		var ports, hostPorts []string
 		for _, p := range c.Ports {
-			ports = append(ports, fmt.Sprintf("%d/%s", p.ContainerPort, p.Protocol))
-			hostPorts = append(hostPorts, fmt.Sprintf("%d/%s", p.HostPort, p.Protocol))
+			name := ""
+			if p.Name != "" {
+				name = " (" + p.Name + ")"
+			}
+			ports = append(ports, fmt.Sprintf("%d/%s%s", p.ContainerPort, p.Protocol, name))
+			hostPorts = append(hostPorts, fmt.Sprintf("%d/%s%s", p.HostPort, p.Protocol, name))
 		}
 		if ps := strings.Join(ports, ", "); strings.Contains(ps, ",") {
 			w.write(2, "Ports:\t%s\n", ps)
@@ -580,9 +586,10 @@ func sortedResourceNames(l api.ResourceList) []string {
 	return out
 }
 
-// describeProbe mirrors describe.DescribeProbe.
+// describeProbe mirrors describe.DescribeProbe (kubectl 1.37 spells the
+// thresholds successThreshold= and failureThreshold=).
 func describeProbe(p *api.Probe) string {
-	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds successThreshold=%d failureThreshold=%d", p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
 	get := func(m any, k string) string {
 		if mm, ok := m.(map[string]any); ok && mm[k] != nil {
 			return fmt.Sprint(mm[k])
@@ -606,7 +613,12 @@ func describeProbe(p *api.Probe) string {
 		if scheme == "" {
 			scheme = "http"
 		}
-		return fmt.Sprintf("http-get %s://%s:%s%s %s", scheme, get(h, "host"), get(h, "port"), get(h, "path"), attrs)
+		// the API server defaults the path to "/" (SetDefaults_HTTPGetAction)
+		path := get(h, "path")
+		if path == "" {
+			path = "/"
+		}
+		return fmt.Sprintf("http-get %s://%s:%s%s %s", scheme, get(h, "host"), get(h, "port"), path, attrs)
 	case p.Handler["tcpSocket"] != nil:
 		h := p.Handler["tcpSocket"]
 		return fmt.Sprintf("tcp-socket %s:%s %s", get(h, "host"), get(h, "port"), attrs)
