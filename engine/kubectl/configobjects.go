@@ -94,7 +94,8 @@ func getConfigObject(c *cluster.Cluster, rt *resourceType, ns, name string) any 
 func configObjectHeaders(rt *resourceType) []string {
 	switch rt {
 	case rtServiceAccounts:
-		return []string{"NAME", "SECRETS", "AGE"}
+		// serviceAccountColumnDefinitions (printers.go, v1.37): NAME AGE, no SECRETS
+		return []string{"NAME", "AGE"}
 	case rtConfigMaps:
 		return []string{"NAME", "DATA", "AGE"}
 	case rtSecrets:
@@ -103,13 +104,13 @@ func configObjectHeaders(rt *resourceType) []string {
 	return nil
 }
 
-// configObjectRow is the table row of a ServiceAccount (NAME SECRETS AGE:
-// the number of secrets listed), ConfigMap (NAME DATA AGE: data plus
+// configObjectRow is the table row of a ServiceAccount (NAME AGE,
+// printServiceAccount), ConfigMap (NAME DATA AGE: data plus
 // binaryData keys) or Secret (NAME TYPE DATA AGE), or nil.
 func configObjectRow(o any, name, age string) []string {
 	switch x := o.(type) {
 	case *api.ServiceAccount:
-		return []string{name, strconv.Itoa(len(x.Secrets)), age}
+		return []string{name, age}
 	case *api.ConfigMap:
 		return []string{name, strconv.Itoa(len(x.Data) + len(x.BinaryData)), age}
 	case *api.Secret:
