@@ -233,32 +233,16 @@ func describeConfigObject(c *cluster.Cluster, o object, showEvents bool) (string
 	}
 	switch x := o.obj.(type) {
 	case *api.ServiceAccount:
-		// headers in sorted order, each padded to 19 characters
-		var pull, mount []string
+		// describeServiceAccount (v1.37): only the image pull secrets,
+		// by name, under a 19-character header; no mountable secrets or
+		// tokens
+		if len(x.ImagePullSecrets) == 0 {
+			w.write(0, "Image pull secrets:\t<none>\n")
+		}
+		prefix := "Image pull secrets:"
 		for _, s := range x.ImagePullSecrets {
-			pull = append(pull, s.Name)
-		}
-		for _, s := range x.Secrets {
-			name, _ := s["name"].(string)
-			mount = append(mount, name)
-		}
-		for _, h := range []struct {
-			header string
-			names  []string
-		}{{"Image pull secrets:", pull}, {"Mountable secrets: ", mount}, {"Tokens:            ", nil}} {
-			if len(h.names) == 0 {
-				w.write(0, "%s\t<none>\n", h.header)
-				continue
-			}
-			prefix := h.header
-			for _, name := range h.names {
-				suffix := ""
-				if c.Secret(x.Namespace, name) == nil {
-					suffix = " (not found)"
-				}
-				w.write(0, "%s\t%s%s\n", prefix, name, suffix)
-				prefix = "                   "
-			}
+			w.write(0, "%s\t%s\n", prefix, s.Name)
+			prefix = "                   "
 		}
 		events()
 	case *api.ConfigMap:
