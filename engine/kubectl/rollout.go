@@ -583,9 +583,15 @@ func updateTemplate(c *cluster.Cluster, ds *api.DaemonSet) error {
 	return c.UpdateDaemonSet(ds)
 }
 
-// rolloutUndo mirrors DaemonSetRollbacker.Rollback.
+// rolloutUndo mirrors DaemonSetRollbacker.Rollback. UndoOptions.RunUndo
+// warns about an object kubectl apply manages before it calls the
+// rollbacker, so the warning comes whatever the rollback does (fails,
+// is skipped, is a dry run).
 func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 	c := inv.env.Cluster
+	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok {
+		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
+	}
 	to := int64(inv.flags.Int("to-revision"))
 	if to < 0 {
 		return &plainError{fmt.Sprintf("unable to find specified revision %d in history", to)}
@@ -635,9 +641,6 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 	if dry == "server" {
 		fmt.Fprintf(&inv.out, "daemonset.apps/%s rolled back (server dry run)\n", ds.Name)
 		return nil
-	}
-	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok {
-		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
 	}
 	ds.Spec.Template = tmpl
 	for k := range ds.Extra {
