@@ -39,7 +39,7 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 		return nil, manifest.NoObjectsError(filename, "apply")
 	}
 	warnings := kubectl.MissingLastAppliedWarnings(s.store, docs)
-	lines, err := manifest.ApplyTo(s.store, docs, manifest.ModeApply)
+	lines, warnings, err := kubectl.ApplyWarned(s.store, docs, manifest.ModeApply, warnings, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 		}
 		i++
 	}
-	lines, err := manifest.ApplyTo(inv.env.Cluster, docs, mode)
+	lines, warnings, err := inv.applyWarned(docs, mode, warnings)
 	for i, l := range lines {
 		if i < len(warnings) && warnings[i] != "" {
 			inv.errOut.WriteString(warnings[i])

@@ -572,15 +572,24 @@ func templateFromRevision(r *api.ControllerRevision) (api.PodTemplateSpec, error
 
 // updateTemplate writes a DaemonSet whose template changed, as the
 // registry's PrepareForUpdate does: generation and the
-// deprecated.daemonset.template.generation annotation go up by one.
-func updateTemplate(c *cluster.Cluster, ds *api.DaemonSet) error {
+// deprecated.daemonset.template.generation annotation go up by one; the
+// server's warnings on the update (daemonSetStrategy.WarningsOnUpdate)
+// go to stderr.
+func (inv *invocation) updateTemplate(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
 	n, _ := strconv.ParseInt(ds.Annotations[api.DeprecatedTemplateGenerationAnnotation], 10, 64)
 	if ds.Annotations == nil {
 		ds.Annotations = map[string]string{}
 	}
 	ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = strconv.FormatInt(n+1, 10)
 	ds.Generation++
-	return c.UpdateDaemonSet(ds)
+	if err := c.UpdateDaemonSet(ds); err != nil {
+		return err
+	}
+	// the template changed: WarningsOnUpdate is the template's warnings,
+	// as on create
+	inv.serverWarnings(cluster.WarningsOnCreate(ds))
+	return nil
 }
 
 // rolloutUndo mirrors DaemonSetRollbacker.Rollback. UndoOptions.RunUndo
@@ -648,7 +657,7 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 			delete(ds.Extra, k)
 		}
 	}
-	if err := updateTemplate(c, ds); err != nil {
+	if err := inv.updateTemplate(ds); err != nil {
 		return err
 	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DaemonSetRollbacker.Rollback",
@@ -675,7 +684,7 @@ func (inv *invocation) rolloutRestart(ds *api.DaemonSet) error {
 			ds.Spec.Template.Annotations = map[string]string{}
 		}
 		ds.Spec.Template.Annotations[restartedAtAnnotation] = now
-		if err := updateTemplate(c, ds); err != nil {
+		if err := inv.updateTemplate(ds); err != nil {
 			return err
 		}
 		c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "defaultObjectRestarter",
