@@ -103,14 +103,15 @@ func lastApplied(doc *Document, namespaced bool) string {
 	if md, ok := raw["metadata"].(map[string]any); ok {
 		md = maps.Clone(md)
 		raw["metadata"] = md
-		if an, ok := md["annotations"].(map[string]any); ok {
-			an = maps.Clone(an)
-			md["annotations"] = an
-			delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
-			if len(an) == 0 {
-				delete(md, "annotations")
-			}
+		// GetModifiedConfiguration sets the annotations without its own,
+		// an empty map when there are none: "annotations":{}
+		an, _ := md["annotations"].(map[string]any)
+		an = maps.Clone(an)
+		if an == nil {
+			an = map[string]any{}
 		}
+		delete(an, api.LastAppliedConfigAnnotation) // kubectl never nests it
+		md["annotations"] = an
 	}
 	if namespaced {
 		if md, ok := raw["metadata"].(map[string]any); ok {

@@ -45,7 +45,7 @@ func TestApplyCreateConfigureUnchanged(t *testing.T) {
 		t.Fatalf("created ds %+v", ds)
 	}
 	la := ds.Annotations[api.LastAppliedConfigAnnotation]
-	if !strings.HasPrefix(la, `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"web","namespace":"default"}`) || !strings.HasSuffix(la, "\n") {
+	if !strings.HasPrefix(la, `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"annotations":{},"name":"web","namespace":"default"}`) || !strings.HasSuffix(la, "\n") {
 		t.Errorf("last-applied %q", la)
 	}
 	n3 := c.Node("node-3")

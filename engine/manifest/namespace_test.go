@@ -72,7 +72,7 @@ func TestApplyNamespaces(t *testing.T) {
 	mustApply(t, c, loggingNS, ModeApply)
 	ns := c.Namespace("logging")
 	if ns == nil || ns.Status.Phase != api.NamespaceActive || ns.Labels["kubernetes.io/metadata.name"] != "logging" ||
-		ns.Annotations[api.LastAppliedConfigAnnotation] != `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"logging"}}`+"\n" {
+		ns.Annotations[api.LastAppliedConfigAnnotation] != `{"apiVersion":"v1","kind":"Namespace","metadata":{"annotations":{},"name":"logging"}}`+"\n" {
 		t.Fatalf("namespace %+v", ns)
 	}
 	if got := mustApply(t, c, loggingNS, ModeApply); strings.Join(got, "\n") != "namespace/logging unchanged" {
