@@ -956,7 +956,7 @@ func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool, stopped func
 	w.write(0, "  Architecture:\t%s\n", info.Architecture)
 	w.write(0, "  Container Runtime Version:\t%s\n", info.ContainerRuntimeVersion)
 	w.write(0, "  Kubelet Version:\t%s\n", info.KubeletVersion)
-	w.write(0, "  Kube-Proxy Version:\t%s\n", "")
+	// describeNode (kubectl 1.37) prints no Kube-Proxy Version line
 	if n.Spec.PodCIDR != "" {
 		w.write(0, "PodCIDR:\t%s\n", n.Spec.PodCIDR)
 		w.write(0, "PodCIDRs:\t%s\n", n.Spec.PodCIDR)
