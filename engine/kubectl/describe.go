@@ -95,6 +95,10 @@ func runDescribe(inv *invocation) error {
 	}
 	c := inv.env.Cluster
 	showEvents := f.Bool("show-events")
+	// Run: events default to on for one object only; several objects, a
+	// name that was not found, and prefix matching turn them off unless
+	// --show-events was given
+	explicitEvents := f.Changed("show-events")
 	var objs []object
 	var errs []error
 	for _, ra := range rargs {
@@ -111,7 +115,7 @@ func runDescribe(inv *invocation) error {
 					for _, m := range listObjects(c, ra.rt, inv.namespace, allNS) {
 						if strings.HasPrefix(m.meta.Name, n) {
 							found = true
-							s, derr := describeObject(c, m, showEvents, inv.env.KubeletStoppedSince)
+							s, derr := describeObject(c, m, showEvents && explicitEvents, inv.env.KubeletStoppedSince)
 							if derr != nil {
 								return derr
 							}
@@ -127,6 +131,9 @@ func runDescribe(inv *invocation) error {
 			}
 			objs = append(objs, o)
 		}
+	}
+	if (len(errs) > 0 || len(objs) > 1) && !explicitEvents {
+		showEvents = false
 	}
 	first := true
 	for _, o := range objs {

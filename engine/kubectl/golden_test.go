@@ -377,6 +377,15 @@ var goldenCases = []goldenCase{
 		"kubectl apply -f exporter.yaml",
 		"kubectl describe ds exporter",
 	}},
+	// DescribeOptions.Run: events for one object; several objects, a
+	// prefix match or a missing name leave them out unless --show-events
+	{name: "describe_show_events", lines: []string{
+		"kubectl describe ds fluentd",
+		"kubectl describe ds fluentd nope",
+		"kubectl describe ds flu",
+		"kubectl describe ds flu --show-events",
+		"kubectl describe ds fluentd fluentd --show-events=true",
+	}},
 	{name: "rollout", setup: rolloutSetup, lines: []string{
 		"kubectl rollout status ds/fluentd --watch=false",
 		"kubectl rollout status daemonset fluentd --timeout=3s",
