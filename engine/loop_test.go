@@ -562,7 +562,7 @@ func TestInsufficientResourcesStaysPending(t *testing.T) {
 	eq(t, "ready", ds.Status.NumberReady, 0)
 	p := podOn(s, ds, "node-1")
 	c := p.Condition(api.PodScheduled)
-	want := "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+	want := "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 	if c == nil || c.Status != api.ConditionFalse || c.Reason != "Unschedulable" || c.Message != want {
 		t.Fatalf("PodScheduled = %+v", c)
 	}

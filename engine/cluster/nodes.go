@@ -99,10 +99,15 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 	if pods == "" {
 		pods = "110"
 	}
+	// the kubelet's setters (nodestatus MachineInfo) also report the
+	// node's ephemeral storage and its (here empty) huge page pools
 	rl := api.ResourceList{
-		api.ResourceCPU:    api.MustParseQuantity(cpu),
-		api.ResourceMemory: api.MustParseQuantity(mem),
-		api.ResourcePods:   api.MustParseQuantity(pods),
+		api.ResourceCPU:     api.MustParseQuantity(cpu),
+		api.ResourceMemory:  api.MustParseQuantity(mem),
+		api.ResourcePods:    api.MustParseQuantity(pods),
+		"ephemeral-storage": api.MustParseQuantity("102350Mi"),
+		"hugepages-1Gi":     api.MustParseQuantity("0"),
+		"hugepages-2Mi":     api.MustParseQuantity("0"),
 	}
 	alloc := api.ResourceList{}
 	for k, v := range rl {

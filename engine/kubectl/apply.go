@@ -125,7 +125,7 @@ func (inv *invocation) applyFiles(mode manifest.Mode) error {
 		opts.Verb = "replacing" // replace.go: AddSourceToErr("replacing", ...)
 	}
 	res, err := ApplyManifests(inv.env.Cluster, inv.env.Files, files, mode, ApplyOptions{
-		Decode: opts, Namespace: inv.namespace, EnforceNamespace: inv.explicitNS})
+		Decode: opts, Namespace: inv.namespace, EnforceNamespace: inv.explicitNS, Warned: inv.warningWriter()})
 	if err != nil {
 		return err
 	}

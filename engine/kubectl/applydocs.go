@@ -23,6 +23,10 @@ type ApplyOptions struct {
 	// an error (the resource builder's RequireNamespace).
 	Namespace        string
 	EnforceNamespace bool
+	// Warned is the invocation's warning writer state (the API server's
+	// warnings already printed, deduplicated per kubectl process); nil: a
+	// new one.
+	Warned map[string]bool
 }
 
 // DocumentResult is what kubectl apply, create or replace did with one
@@ -211,13 +215,32 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 	}
 	// each document is sent on its own, against the store as the
 	// documents before it left it
+	var docEntry []int // docs index -> entries index
+	for i, e := range entries {
+		if e.doc != nil {
+			docEntry = append(docEntry, i)
+		}
+	}
+	seen := warningSeen(o.Warned)
+	if seen == nil {
+		seen = warningSeen{}
+	}
 	var outcomes []manifest.Outcome
 	for i := range docs {
 		if err := staleResourceVersion(c, docs[i], mode); err != nil {
 			outcomes = append(outcomes, manifest.Outcome{Err: nil, Conflict: err})
 			continue
 		}
-		outcomes = append(outcomes, manifest.ApplyEach(c, docs[i:i+1], mode)[0])
+		var before any
+		if !docs[i].Skipped && docs[i].Object != nil {
+			before = liveObject(c, docs[i])
+		}
+		out := manifest.ApplyEach(c, docs[i:i+1], mode)[0]
+		if out.Err == nil && !out.Skipped && docs[i].Object != nil {
+			// the API server's warnings come with the write's response
+			warn[docEntry[i]] += seen.format(writeWarnings(before, liveObject(c, docs[i])))
+		}
+		outcomes = append(outcomes, out)
 	}
 	res := &ApplyResult{}
 	var builderErrs, serverErrs []error

@@ -30,6 +30,8 @@ type invocation struct {
 	// watch is set by `get -w` (see Watch); edit by `edit` (see EditSession).
 	watch *Watch
 	edit  *EditSession
+	// warned holds the API server warnings printed so far (see serverwarnings.go)
+	warned warningSeen
 }
 
 // command is one kubectl subcommand the playground simulates.

@@ -108,7 +108,8 @@ func configObjectHeaders(rt *resourceType) []string {
 	}
 	switch rt {
 	case rtServiceAccounts:
-		return []string{"NAME", "SECRETS", "AGE"}
+		// serviceAccountColumnDefinitions (printers.go, v1.37): NAME AGE, no SECRETS
+		return []string{"NAME", "AGE"}
 	case rtConfigMaps:
 		return []string{"NAME", "DATA", "AGE"}
 	case rtSecrets:
@@ -117,13 +118,13 @@ func configObjectHeaders(rt *resourceType) []string {
 	return nil
 }
 
-// configObjectRow is the table row of a ServiceAccount (NAME SECRETS AGE:
-// the number of secrets listed), ConfigMap (NAME DATA AGE: data plus
+// configObjectRow is the table row of a ServiceAccount (NAME AGE,
+// printServiceAccount), ConfigMap (NAME DATA AGE: data plus
 // binaryData keys) or Secret (NAME TYPE DATA AGE), or nil.
 func configObjectRow(o any, name, age string) []string {
 	switch x := o.(type) {
 	case *api.ServiceAccount:
-		return []string{name, strconv.Itoa(len(x.Secrets)), age}
+		return []string{name, age}
 	case *api.ConfigMap:
 		return []string{name, strconv.Itoa(len(x.Data) + len(x.BinaryData)), age}
 	case *api.Secret:
@@ -255,32 +256,16 @@ func describeConfigObject(c *cluster.Cluster, o object, showEvents bool) (string
 	}
 	switch x := o.obj.(type) {
 	case *api.ServiceAccount:
-		// headers in sorted order, each padded to 19 characters
-		var pull, mount []string
+		// describeServiceAccount (v1.37): only the image pull secrets,
+		// by name, under a 19-character header; no mountable secrets or
+		// tokens
+		if len(x.ImagePullSecrets) == 0 {
+			w.write(0, "Image pull secrets:\t<none>\n")
+		}
+		prefix := "Image pull secrets:"
 		for _, s := range x.ImagePullSecrets {
-			pull = append(pull, s.Name)
-		}
-		for _, s := range x.Secrets {
-			name, _ := s["name"].(string)
-			mount = append(mount, name)
-		}
-		for _, h := range []struct {
-			header string
-			names  []string
-		}{{"Image pull secrets:", pull}, {"Mountable secrets: ", mount}, {"Tokens:            ", nil}} {
-			if len(h.names) == 0 {
-				w.write(0, "%s\t<none>\n", h.header)
-				continue
-			}
-			prefix := h.header
-			for _, name := range h.names {
-				suffix := ""
-				if c.Secret(x.Namespace, name) == nil {
-					suffix = " (not found)"
-				}
-				w.write(0, "%s\t%s%s\n", prefix, name, suffix)
-				prefix = "                   "
-			}
+			w.write(0, "%s\t%s\n", prefix, s.Name)
+			prefix = "                   "
 		}
 		events()
 	case *api.ConfigMap:

@@ -2,7 +2,7 @@ package kubectl
 
 import "testing"
 
-// TestConfigObjectsGolden: get tables (NAME SECRETS AGE; NAME DATA AGE;
+// TestConfigObjectsGolden: get tables (NAME AGE; NAME DATA AGE;
 // NAME TYPE DATA AGE), -o yaml, describe, create serviceaccount, apply and
 // delete of ServiceAccounts, ConfigMaps and Secrets, and the default
 // objects every namespace has.

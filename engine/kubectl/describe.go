@@ -95,6 +95,10 @@ func runDescribe(inv *invocation) error {
 	}
 	c := inv.env.Cluster
 	showEvents := f.Bool("show-events")
+	// Run: events default to on for one object only; several objects, a
+	// name that was not found, and prefix matching turn them off unless
+	// --show-events was given
+	explicitEvents := f.Changed("show-events")
 	var objs []object
 	var errs []error
 	for _, ra := range rargs {
@@ -111,7 +115,7 @@ func runDescribe(inv *invocation) error {
 					for _, m := range listObjects(c, ra.rt, inv.namespace, allNS) {
 						if strings.HasPrefix(m.meta.Name, n) {
 							found = true
-							s, derr := describeObject(c, m, showEvents, inv.env.KubeletStoppedSince)
+							s, derr := describeObject(c, m, showEvents && explicitEvents, inv.env.KubeletStoppedSince)
 							if derr != nil {
 								return derr
 							}
@@ -127,6 +131,9 @@ func runDescribe(inv *invocation) error {
 			}
 			objs = append(objs, o)
 		}
+	}
+	if (len(errs) > 0 || len(objs) > 1) && !explicitEvents {
+		showEvents = false
 	}
 	first := true
 	for _, o := range objs {
@@ -346,10 +353,16 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 		if ok {
 			w.write(2, "Image ID:\t%s\n", st.ImageID)
 		}
+		// describeContainerPorts, describeContainerHostPorts: a named
+		// port reads "9100/TCP (https)"
 		var ports, hostPorts []string
 		for _, p := range c.Ports {
-			ports = append(ports, fmt.Sprintf("%d/%s", p.ContainerPort, p.Protocol))
-			hostPorts = append(hostPorts, fmt.Sprintf("%d/%s", p.HostPort, p.Protocol))
+			name := ""
+			if p.Name != "" {
+				name = " (" + p.Name + ")"
+			}
+			ports = append(ports, fmt.Sprintf("%d/%s%s", p.ContainerPort, p.Protocol, name))
+			hostPorts = append(hostPorts, fmt.Sprintf("%d/%s%s", p.HostPort, p.Protocol, name))
 		}
 		if ps := strings.Join(ports, ", "); strings.Contains(ps, ",") {
 			w.write(2, "Ports:\t%s\n", ps)
@@ -580,9 +593,10 @@ func sortedResourceNames(l api.ResourceList) []string {
 	return out
 }
 
-// describeProbe mirrors describe.DescribeProbe.
+// describeProbe mirrors describe.DescribeProbe (kubectl 1.37 spells the
+// thresholds successThreshold= and failureThreshold=).
 func describeProbe(p *api.Probe) string {
-	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds successThreshold=%d failureThreshold=%d", p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
 	get := func(m any, k string) string {
 		if mm, ok := m.(map[string]any); ok && mm[k] != nil {
 			return fmt.Sprint(mm[k])
@@ -606,7 +620,12 @@ func describeProbe(p *api.Probe) string {
 		if scheme == "" {
 			scheme = "http"
 		}
-		return fmt.Sprintf("http-get %s://%s:%s%s %s", scheme, get(h, "host"), get(h, "port"), get(h, "path"), attrs)
+		// the API server defaults the path to "/" (SetDefaults_HTTPGetAction)
+		path := get(h, "path")
+		if path == "" {
+			path = "/"
+		}
+		return fmt.Sprintf("http-get %s://%s:%s%s %s", scheme, get(h, "host"), get(h, "port"), path, attrs)
 	case p.Handler["tcpSocket"] != nil:
 		h := p.Handler["tcpSocket"]
 		return fmt.Sprintf("tcp-socket %s:%s %s", get(h, "host"), get(h, "port"), attrs)
@@ -944,7 +963,7 @@ func describeNode(c *cluster.Cluster, n *api.Node, showEvents bool, stopped func
 	w.write(0, "  Architecture:\t%s\n", info.Architecture)
 	w.write(0, "  Container Runtime Version:\t%s\n", info.ContainerRuntimeVersion)
 	w.write(0, "  Kubelet Version:\t%s\n", info.KubeletVersion)
-	w.write(0, "  Kube-Proxy Version:\t%s\n", "")
+	// describeNode (kubectl 1.37) prints no Kube-Proxy Version line
 	if n.Spec.PodCIDR != "" {
 		w.write(0, "PodCIDR:\t%s\n", n.Spec.PodCIDR)
 		w.write(0, "PodCIDRs:\t%s\n", n.Spec.PodCIDR)

@@ -406,7 +406,7 @@ func (e *EditSession) update(inv *invocation, t *editTarget, obj map[string]any)
 		var docs []manifest.Document
 		docs, err = manifest.Decode("edited-file", text)
 		if err == nil {
-			_, err = manifest.ApplyTo(e.env.Cluster, docs, manifest.ModeReplace)
+			_, err = inv.applyPrintingWarnings(docs, manifest.ModeReplace)
 		}
 	}
 	if err != nil {

@@ -371,6 +371,21 @@ var goldenCases = []goldenCase{
 		"kubectl describe po fluentd-7xkq2",
 		"kubectl describe controllerrevision fluentd-6f7d8c9b5d",
 	}},
+	// describeContainerPorts names named ports; DescribeProbe's 1.37
+	// threshold wording and the defaulted httpGet path "/"
+	{name: "describe_ports_probes", files: map[string]string{"exporter.yaml": exporterYAML}, lines: []string{
+		"kubectl apply -f exporter.yaml",
+		"kubectl describe ds exporter",
+	}},
+	// DescribeOptions.Run: events for one object; several objects, a
+	// prefix match or a missing name leave them out unless --show-events
+	{name: "describe_show_events", lines: []string{
+		"kubectl describe ds fluentd",
+		"kubectl describe ds fluentd nope",
+		"kubectl describe ds flu",
+		"kubectl describe ds flu --show-events",
+		"kubectl describe ds fluentd fluentd --show-events=true",
+	}},
 	{name: "rollout", setup: rolloutSetup, lines: []string{
 		"kubectl rollout status ds/fluentd --watch=false",
 		"kubectl rollout status daemonset fluentd --timeout=3s",
@@ -479,6 +494,31 @@ const badYAML = `apiVersion: apps/v1
 kind: DaemonSet
 metadata:
 	name: tabbed
+`
+
+const exporterYAML = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: exporter
+spec:
+  selector:
+    matchLabels: {app: exporter}
+  template:
+    metadata:
+      labels: {app: exporter}
+    spec:
+      containers:
+      - name: exporter
+        image: prom/node-exporter:v1.8.2
+        ports:
+        - {name: https, containerPort: 9100, hostPort: 9100}
+        - {containerPort: 9101}
+        readinessProbe:
+          httpGet: {port: 9100}
+        livenessProbe:
+          tcpSocket: {port: https}
+          initialDelaySeconds: 5
+          failureThreshold: 4
 `
 
 // rolloutSetup gives the fixture DaemonSet an observed generation and a

@@ -229,7 +229,7 @@ func (inv *invocation) patchObject(o object, ptype string, patch []byte, dry str
 		}
 		return patchOperation(true), patched, nil
 	}
-	if _, err := manifest.ApplyTo(c, docs, manifest.ModeReplace); err != nil {
+	if _, err := inv.applyPrintingWarnings(docs, manifest.ModeReplace); err != nil {
 		return "", nil, manifestError(err)
 	}
 	cur, err := getObject(c, o.rt, o.meta.Namespace, o.meta.Name)

@@ -155,6 +155,21 @@ func renderObject(obj any, serverDefaults bool) (map[string]any, error) {
 		return nil, err
 	}
 	mergeUnmodeled(m, extra)
+	// the defaults come after the unmodeled fields are back: a default
+	// fills only what the object (typed or unmodeled) leaves unset, as
+	// the API server's defaulting does
+	if serverDefaults {
+		switch obj.(type) {
+		case *api.DaemonSet:
+			if spec, ok := path(m, "spec", "template", "spec").(map[string]any); ok {
+				defaultPodSpecMap(spec)
+			}
+		case *api.Pod:
+			if spec, ok := m["spec"].(map[string]any); ok {
+				defaultPodSpecMap(spec)
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -306,9 +321,9 @@ func setDefault(m map[string]any, k string, v any) {
 }
 
 // renderPodSpec completes holder["spec"] (a pod or a pod template) from
-// the typed spec: volume sources and probe handlers kept as maps, and the
-// defaults the store leaves implicit (see RenderObject) when
-// serverDefaults. pod is true for a Pod (enableServiceLinks and
+// the typed spec: volume sources and probe handlers kept as maps (the
+// defaults the store leaves implicit, see RenderObject, are filled by
+// renderObject once the unmodeled fields are merged). pod is true for a Pod (enableServiceLinks and
 // serviceAccount are set on pods only).
 func renderPodSpec(holder map[string]any, s *api.PodSpec, pod, serverDefaults bool) {
 	spec, ok := holder["spec"].(map[string]any)
@@ -357,18 +372,22 @@ func renderPodSpec(holder map[string]any, s *api.PodSpec, pod, serverDefaults bo
 			}
 		}
 	}
-	if serverDefaults {
-		defaultPodSpecMap(spec)
-	}
 }
 
 // defaultPodSpecMap fills, in a rendered pod spec, the defaults the
 // store leaves implicit (pkg/apis/core/v1/defaults.go): securityContext
 // {} (SetDefaults_PodSpec), terminationMessagePath and
-// terminationMessagePolicy (SetDefaults_Container), and an httpGet
-// probe's path "/" and scheme HTTP (SetDefaults_HTTPGetAction).
+// terminationMessagePolicy (SetDefaults_Container), an httpGet probe's
+// path "/" and scheme HTTP (SetDefaults_HTTPGetAction), and the volume
+// and downward API defaults of defaultVolumeMap and defaultFieldRefs.
 func defaultPodSpecMap(spec map[string]any) {
 	setDefault(spec, "securityContext", map[string]any{})
+	vols, _ := spec["volumes"].([]any)
+	for _, v := range vols {
+		if vm, ok := v.(map[string]any); ok {
+			defaultVolumeMap(vm)
+		}
+	}
 	for _, field := range []string{"initContainers", "containers"} {
 		list, _ := spec[field].([]any)
 		for _, c := range list {
@@ -378,6 +397,12 @@ func defaultPodSpecMap(spec map[string]any) {
 			}
 			setDefault(cm, "terminationMessagePath", "/dev/termination-log")
 			setDefault(cm, "terminationMessagePolicy", "File")
+			env, _ := cm["env"].([]any)
+			for _, e := range env {
+				if vf, ok := path(asMap(e), "valueFrom").(map[string]any); ok {
+					defaultFieldRefs(vf)
+				}
+			}
 			for _, probe := range []string{"readinessProbe", "livenessProbe", "startupProbe"} {
 				if hg, ok := path(cm, probe, "httpGet").(map[string]any); ok {
 					setDefault(hg, "path", "/")
@@ -386,6 +411,62 @@ func defaultPodSpecMap(spec map[string]any) {
 			}
 		}
 	}
+}
+
+// defaultVolumeMap fills a rendered volume's defaults: an emptyDir for a
+// volume without a source (SetDefaults_Volume), defaultMode 0644 (420)
+// on secret, configMap, downwardAPI and projected sources
+// (SetDefaults_SecretVolumeSource, _ConfigMapVolumeSource,
+// _DownwardAPIVolumeSource, _ProjectedVolumeSource), a projected
+// serviceAccountToken's expirationSeconds 3600
+// (SetDefaults_ServiceAccountTokenProjection), and the downward API items'
+// field references (defaultFieldRefs).
+func defaultVolumeMap(vm map[string]any) {
+	if len(vm) == 1 && vm["name"] != nil {
+		vm["emptyDir"] = map[string]any{}
+		return
+	}
+	for _, kind := range []string{"secret", "configMap", "downwardAPI", "projected"} {
+		if src, ok := vm[kind].(map[string]any); ok {
+			setDefault(src, "defaultMode", int64(420))
+		}
+	}
+	downwardItems := func(src any) {
+		items, _ := path(asMap(src), "items").([]any)
+		for _, it := range items {
+			if im, ok := it.(map[string]any); ok {
+				defaultFieldRefs(im)
+			}
+		}
+	}
+	downwardItems(vm["downwardAPI"])
+	sources, _ := path(asMap(vm["projected"]), "sources").([]any)
+	for _, ps := range sources {
+		if sat, ok := path(asMap(ps), "serviceAccountToken").(map[string]any); ok {
+			setDefault(sat, "expirationSeconds", int64(3600))
+		}
+		downwardItems(path(asMap(ps), "downwardAPI"))
+	}
+}
+
+// defaultFieldRefs fills the field references of an env var's valueFrom
+// or a downward API volume item: a fieldRef's apiVersion "v1"
+// (SetDefaults_ObjectFieldSelector), and a resourceFieldRef's divisor,
+// which the API server returns as "0" when unset (a zero
+// resource.Quantity has no omitempty form).
+func defaultFieldRefs(m map[string]any) {
+	if fr, ok := m["fieldRef"].(map[string]any); ok {
+		setDefault(fr, "apiVersion", "v1")
+	}
+	if rf, ok := m["resourceFieldRef"].(map[string]any); ok {
+		setDefault(rf, "divisor", "0")
+	}
+}
+
+// asMap is v as a map, or nil.
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // renderPodStatus fixes the pod status to k8s.io/api's shape: the

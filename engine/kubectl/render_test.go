@@ -208,3 +208,97 @@ func TestMergeDiffAndApply(t *testing.T) {
 		t.Errorf("no-op diff is not empty")
 	}
 }
+
+// TestRenderDefaultsKeepUnmodeled: a server default fills only what the
+// object leaves unset, unmodeled fields included (SetDefaults_PodSpec's
+// securityContext, SetDefaults_Container's terminationMessagePath).
+func TestRenderDefaultsKeepUnmodeled(t *testing.T) {
+	spec := api.PodSpec{Containers: []api.Container{{Name: "c", Image: "i"}}}
+	extra := func(prefix string) api.Unmodeled {
+		return api.Unmodeled{
+			prefix:                    {"securityContext": map[string]any{"runAsUser": int64(1000)}},
+			prefix + ".containers[0]": {"terminationMessagePath": "/tmp/msg"},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		obj  any
+		spec []string
+	}{
+		{"daemonset", &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "x"},
+			Spec: api.DaemonSetSpec{Template: api.PodTemplateSpec{Spec: spec}}, Extra: extra("spec.template.spec")},
+			[]string{"spec", "template", "spec"}},
+		{"pod", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}, Spec: spec, Extra: extra("spec")}, []string{"spec"}},
+	} {
+		m, err := RenderObject(tc.obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := path(m, tc.spec...).(map[string]any)
+		if got, want := s["securityContext"], map[string]any{"runAsUser": int64(1000)}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: securityContext = %#v, want %#v", tc.name, got, want)
+		}
+		c0 := s["containers"].([]any)[0].(map[string]any)
+		if c0["terminationMessagePath"] != "/tmp/msg" || c0["terminationMessagePolicy"] != "File" {
+			t.Errorf("%s: container = %v", tc.name, c0)
+		}
+	}
+}
+
+// TestRenderVolumeAndFieldRefDefaults: the API server's volume and
+// downward API defaults (pkg/apis/core/v1/defaults.go).
+func TestRenderVolumeAndFieldRefDefaults(t *testing.T) {
+	ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "x"}, Spec: api.DaemonSetSpec{Template: api.PodTemplateSpec{Spec: api.PodSpec{
+		Containers: []api.Container{{Name: "c", Image: "i", Env: []api.EnvVar{
+			{Name: "NODE", ValueFrom: map[string]any{"fieldRef": map[string]any{"fieldPath": "spec.nodeName"}}},
+			{Name: "CPU", ValueFrom: map[string]any{"resourceFieldRef": map[string]any{"resource": "limits.cpu"}}},
+			{Name: "OLD", ValueFrom: map[string]any{"fieldRef": map[string]any{"apiVersion": "v2", "fieldPath": "x"}}},
+		}}},
+		Volumes: []api.Volume{
+			{Name: "cm", Source: map[string]any{"configMap": map[string]any{"name": "cm"}}},
+			{Name: "s", Source: map[string]any{"secret": map[string]any{"secretName": "s", "defaultMode": int64(256)}}},
+			{Name: "d", Source: map[string]any{"downwardAPI": map[string]any{"items": []any{
+				map[string]any{"path": "n", "fieldRef": map[string]any{"fieldPath": "metadata.name"}}}}}},
+			{Name: "p", Source: map[string]any{"projected": map[string]any{"sources": []any{
+				map[string]any{"serviceAccountToken": map[string]any{"path": "t"}},
+				map[string]any{"downwardAPI": map[string]any{"items": []any{
+					map[string]any{"path": "n", "fieldRef": map[string]any{"fieldPath": "metadata.name"}}}}}}}}},
+			{Name: "e"},
+		},
+	}}}}
+	m, err := RenderObject(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := path(m, "spec", "template", "spec").(map[string]any)
+	vol := func(i int) map[string]any { return spec["volumes"].([]any)[i].(map[string]any) }
+	env := func(i int) map[string]any {
+		return spec["containers"].([]any)[0].(map[string]any)["env"].([]any)[i].(map[string]any)["valueFrom"].(map[string]any)
+	}
+	for _, tc := range []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"configMap defaultMode", path(vol(0), "configMap", "defaultMode"), int64(420)},
+		{"secret defaultMode kept", path(vol(1), "secret", "defaultMode"), int64(256)},
+		{"downwardAPI defaultMode", path(vol(2), "downwardAPI", "defaultMode"), int64(420)},
+		{"downwardAPI item fieldRef", path(path(vol(2), "downwardAPI", "items").([]any)[0].(map[string]any), "fieldRef", "apiVersion"), "v1"},
+		{"projected defaultMode", path(vol(3), "projected", "defaultMode"), int64(420)},
+		{"projected token expiration", path(path(vol(3), "projected", "sources").([]any)[0].(map[string]any), "serviceAccountToken", "expirationSeconds"), int64(3600)},
+		{"projected downwardAPI fieldRef", path(path(path(vol(3), "projected", "sources").([]any)[1].(map[string]any), "downwardAPI", "items").([]any)[0].(map[string]any), "fieldRef", "apiVersion"), "v1"},
+		{"empty volume", vol(4)["emptyDir"], map[string]any{}},
+		{"env fieldRef", path(env(0), "fieldRef", "apiVersion"), "v1"},
+		{"env resourceFieldRef divisor", path(env(1), "resourceFieldRef", "divisor"), "0"},
+		{"env fieldRef apiVersion kept", path(env(2), "fieldRef", "apiVersion"), "v2"},
+	} {
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("%s = %#v, want %#v", tc.name, tc.got, tc.want)
+		}
+	}
+	// the edit base stays as stored
+	raw, _ := renderObject(ds, false)
+	if v := path(raw, "spec", "template", "spec").(map[string]any)["volumes"].([]any)[0].(map[string]any); path(v, "configMap", "defaultMode") != nil {
+		t.Errorf("renderObject(false) added defaultMode: %v", v)
+	}
+}

@@ -583,20 +583,35 @@ func templateFromRevision(r *api.ControllerRevision) (api.PodTemplateSpec, error
 
 // updateTemplate writes a DaemonSet whose template changed, as the
 // registry's PrepareForUpdate does: generation and the
-// deprecated.daemonset.template.generation annotation go up by one.
-func updateTemplate(c *cluster.Cluster, ds *api.DaemonSet) error {
+// deprecated.daemonset.template.generation annotation go up by one; the
+// server's warnings on the update (daemonSetStrategy.WarningsOnUpdate)
+// go to stderr.
+func (inv *invocation) updateTemplate(ds *api.DaemonSet) error {
+	c := inv.env.Cluster
 	n, _ := strconv.ParseInt(ds.Annotations[api.DeprecatedTemplateGenerationAnnotation], 10, 64)
 	if ds.Annotations == nil {
 		ds.Annotations = map[string]string{}
 	}
 	ds.Annotations[api.DeprecatedTemplateGenerationAnnotation] = strconv.FormatInt(n+1, 10)
 	ds.Generation++
-	return c.UpdateDaemonSet(ds)
+	if err := c.UpdateDaemonSet(ds); err != nil {
+		return err
+	}
+	// the template changed: WarningsOnUpdate is the template's warnings,
+	// as on create
+	inv.serverWarnings(cluster.WarningsOnCreate(ds))
+	return nil
 }
 
-// rolloutUndo mirrors DaemonSetRollbacker.Rollback.
+// rolloutUndo mirrors DaemonSetRollbacker.Rollback. UndoOptions.RunUndo
+// warns about an object kubectl apply manages before it calls the
+// rollbacker, so the warning comes whatever the rollback does (fails,
+// is skipped, is a dry run).
 func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 	c := inv.env.Cluster
+	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok {
+		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
+	}
 	to := int64(inv.flags.Int("to-revision"))
 	if to < 0 {
 		return &plainError{fmt.Sprintf("unable to find specified revision %d in history", to)}
@@ -647,16 +662,13 @@ func (inv *invocation) rolloutUndo(ds *api.DaemonSet) error {
 		fmt.Fprintf(&inv.out, "daemonset.apps/%s rolled back (server dry run)\n", ds.Name)
 		return nil
 	}
-	if _, ok := ds.Annotations[api.LastAppliedConfigAnnotation]; ok {
-		fmt.Fprintf(&inv.errOut, "Warning: resource daemonsets/%s was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n", ds.Name)
-	}
 	ds.Spec.Template = tmpl
 	for k := range ds.Extra {
 		if strings.HasPrefix(k, "spec.template") {
 			delete(ds.Extra, k)
 		}
 	}
-	if err := updateTemplate(c, ds); err != nil {
+	if err := inv.updateTemplate(ds); err != nil {
 		return err
 	}
 	c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "DaemonSetRollbacker.Rollback",
@@ -683,7 +695,7 @@ func (inv *invocation) rolloutRestart(ds *api.DaemonSet) error {
 			ds.Spec.Template.Annotations = map[string]string{}
 		}
 		ds.Spec.Template.Annotations[restartedAtAnnotation] = now
-		if err := updateTemplate(c, ds); err != nil {
+		if err := inv.updateTemplate(ds); err != nil {
 			return err
 		}
 		c.Decide(cluster.Decision{Component: cluster.ComponentUser, Func: "defaultObjectRestarter",

@@ -216,7 +216,7 @@ func (inv *invocation) setImage(args []string) error {
 					nameOutput(inv, rtDaemonSets, ds.Name, "image updated"+dryRunSuffix(dry))
 					continue
 				}
-				if err := updateTemplate(c, ds); err != nil {
+				if err := inv.updateTemplate(ds); err != nil {
 					errs = append(errs, err)
 					continue
 				}

@@ -20,6 +20,10 @@ type InsufficientResource struct {
 	ResourceName              string
 	Reason                    string
 	Requested, Used, Capacity int64
+	// Unresolvable: the request alone exceeds the node's allocatable, so
+	// preemption cannot help (fitsRequest; the Filter's status is then
+	// UnschedulableAndUnresolvable).
+	Unresolvable bool
 }
 
 // AdmissionResult mirrors scheduler.AdmissionResult: either an insufficient

@@ -130,7 +130,7 @@ func TestInterPodAffinityFilter(t *testing.T) {
 			name:     "anti-affinity against a pod on the daemon pod's node",
 			existing: []existingPod{{"db", all(labels("app", "db"), on("n1"))}},
 			in:       all(labels("app", "agent"), pinnedTo("n1"), withAntiAffinity(term("db", host))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "anti-affinity against a pod on another node",
@@ -160,25 +160,25 @@ func TestInterPodAffinityFilter(t *testing.T) {
 			name:     "affinity not satisfied in another zone: unresolvable",
 			existing: []existingPod{{"cache", all(labels("app", "cache"), on("n1"))}},
 			in:       all(labels("app", "web"), pinnedTo("n3"), withAffinity(term("cache", "zone"))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "affinity needs the topology label on the node",
 			existing: []existingPod{{"cache", all(labels("app", "cache"), on("n1"))}},
 			in:       all(labels("app", "web"), pinnedTo("n4"), withAffinity(term("cache", "zone"))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "affinity: all terms must be matched by the same pod",
 			existing: []existingPod{{"cache", all(labels("app", "cache"), on("n1"))}, {"db", all(labels("app", "db"), on("n1"))}},
 			in:       all(labels("app", "web"), pinnedTo("n1"), withAffinity(term("cache", "zone"), term("db", "zone"))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "affinity looks in the pod's own namespace only",
 			existing: []existingPod{{"cache", all(labels("app", "cache"), on("n1"), inNamespace("other"))}},
 			in:       all(labels("app", "web"), withAffinity(term("cache", "zone"))),
-			wantMsg:  "0/4 nodes are available: 4 node(s) didn't match pod affinity rules. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 4 node(s) didn't match pod affinity rules. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "affinity with namespaces lists the other namespace",
@@ -208,7 +208,7 @@ func TestInterPodAffinityFilter(t *testing.T) {
 				t.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "y"}}
 				return t
 			}())),
-			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "first pod of a self-affine group goes where the topology label is",
@@ -218,24 +218,24 @@ func TestInterPodAffinityFilter(t *testing.T) {
 		{
 			name:    "first pod of a self-affine group still needs the topology label",
 			in:      all(labels("app", "grp"), pinnedTo("n4"), withAffinity(term("grp", "zone"))),
-			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:    "the exception needs the pod to match its own terms",
 			in:      all(labels("app", "web"), pinnedTo("n3"), withAffinity(term("grp", "zone"))),
-			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "once a group member exists, the others follow its zone",
 			existing: []existingPod{{"grp-1", all(labels("app", "grp"), on("n3"))}},
 			in:       all(labels("app", "grp"), pinnedTo("n1"), withAffinity(term("grp", "zone"))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "existing pod's anti-affinity keeps the incoming pod off its node",
 			existing: []existingPod{{"loner", all(labels("app", "loner"), on("n2"), withAntiAffinity(term("web", host)))}},
 			in:       all(labels("app", "web"), pinnedTo("n2")),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "existing pod's zone anti-affinity covers its zone",
@@ -335,7 +335,7 @@ func TestAffinityPreemption(t *testing.T) {
 			name:     "equal priority: no victims",
 			existing: []existingPod{{"db", all(labels("app", "db"), on("n1"), class("system-node-critical"))}},
 			in:       all(labels("app", "agent"), pinnedTo("n1"), class("system-node-critical"), withAntiAffinity(term("db", host))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
 		},
 		{
 			name: "removing the low-priority pods does not help: the high-priority one stays",
@@ -344,13 +344,13 @@ func TestAffinityPreemption(t *testing.T) {
 				{"batch", all(labels("app", "batch"), on("n1"))},
 			},
 			in:      all(labels("app", "agent"), pinnedTo("n1"), class("system-cluster-critical"), withAntiAffinity(term("db", host))),
-			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 Preemption is not helpful for scheduling.",
+			wantMsg: "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "affinity is not resolvable by preemption",
 			existing: []existingPod{{"batch", all(labels("app", "batch"), on("n3"))}},
 			in:       all(labels("app", "agent"), pinnedTo("n3"), class("system-node-critical"), withAffinity(term("cache", "zone"))),
-			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
 		},
 	}
 	for _, tc := range tests {
@@ -392,7 +392,7 @@ func TestAffinityAcrossOneCycle(t *testing.T) {
 	if a.Spec.NodeName != "n1" || b.Spec.NodeName != "" {
 		t.Fatalf("a on %q, b on %q", a.Spec.NodeName, b.Spec.NodeName)
 	}
-	want := "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling."
+	want := "0/4 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling."
 	if got := scheduledMessage(b); got != want {
 		t.Errorf("message\n got %q\nwant %q", got, want)
 	}

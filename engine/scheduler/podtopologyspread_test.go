@@ -71,7 +71,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 		{
 			name:    "node without the topology key: unresolvable",
 			in:      all(labels("app", "web"), pinnedTo("n3"), spread(nil)),
-			wantMsg: "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			wantMsg: "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "ScheduleAnyway never filters",
@@ -109,13 +109,13 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 			name:     "nodeAffinityPolicy Ignore: every zone counts",
 			existing: []existingPod{web("w1", "n1"), web("w2", "n1")},
 			in:       all(labels("app", "web"), pinnedTo("n1"), spread(func(c *api.TopologySpreadConstraint) { c.NodeAffinityPolicy = strp(api.NodeInclusionPolicyIgnore) })),
-			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "minDomains above the number of zones: the minimum is 0",
 			existing: []existingPod{web("w1", "n1"), web("w2", "n2")},
 			in:       all(labels("app", "web"), spread(func(c *api.TopologySpreadConstraint) { c.MinDomains = api.Int32Ptr(3) })),
-			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't match pod topology spread constraints. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't match pod topology spread constraints. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
 		},
 		{
 			name:     "minDomains met: the real minimum",
@@ -128,7 +128,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 			tainted:  []string{"n2"},
 			existing: []existingPod{web("w1", "n1")},
 			in:       all(labels("app", "web"), spread(nil)),
-			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) didn't match pod topology spread constraints (missing required label), 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+			wantMsg:  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) didn't match pod topology spread constraints (missing required label), 1 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
 		},
 		{
 			name:     "nodeTaintsPolicy Honor: a tainted node's zone does not count",
@@ -172,7 +172,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 				c.MaxSkew = 5
 			}),
 				spread(func(c *api.TopologySpreadConstraint) { c.TopologyKey = "rack" })),
-			wantMsg: "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			wantMsg: "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 		},
 	}
 	for _, tc := range tests {

@@ -77,16 +77,18 @@ func TestPreemption(t *testing.T) {
 		{"equal priority: no victims", []string{"a"}, func(c *cluster.Cluster) {
 			addPod(t, c, "web", all(on("a"), requests("800m", "")))
 		}, requests("500m", ""), nil, "",
-			"0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			"0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		{"removing every lower-priority pod is not enough", []string{"a", "b"}, func(c *cluster.Cluster) {
+			// the equal-priority pod stays: without the other it still does not fit
+			addPod(t, c, "keep", all(on("a"), requests("700m", ""), class("system-node-critical")))
 			addPod(t, c, "web", all(on("a"), requests("200m", "")))
 			c.Node("b").Spec.Taints = []api.Taint{{Key: "k", Effect: "NoSchedule"}}
-		}, all(class("system-node-critical"), requests("1500m", "")), nil, "",
-			"0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 Insufficient cpu, 1 Preemption is not helpful for scheduling."},
+		}, all(class("system-node-critical"), requests("500m", "")), nil, "",
+			"0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 1 Insufficient cpu, 1 Preemption is not helpful for scheduling."},
 		{"preemptionPolicy Never", []string{"a"}, func(c *cluster.Cluster) {
 			addPod(t, c, "web", all(on("a"), requests("800m", "")))
 		}, all(class("system-node-critical"), requests("500m", ""), neverPreempt), nil, "",
-			"0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."},
+			"0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."},
 		{"too many pods: one victim frees a slot", []string{"a"}, func(c *cluster.Cluster) {
 			for i := 0; i < 3; i++ {
 				addPod(t, c, fmt.Sprintf("p%d", i), on("a"))
@@ -209,7 +211,7 @@ func TestPreemptorRetriedWhileVictimsTerminate(t *testing.T) {
 	c.SetNow(c.Now().Add(PodMaxInUnschedulablePodsDuration))
 	s.Schedule()
 	evs := c.EventsFor("Pod", p.UID)
-	want := "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a terminating pod on the nominated node."
+	want := "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node."
 	if len(evs) != 2 || evs[1].Message != want {
 		var msgs []string
 		for _, e := range evs {

@@ -443,7 +443,9 @@ func staticFilter(p *api.Pod, n *api.Node, affinity api.RequiredNodeAffinity) no
 }
 
 // fitFilter runs NodePorts and NodeResourcesFit against ni (both
-// framework.Unschedulable: preemption may resolve them).
+// framework.Unschedulable: preemption may resolve them, unless a request
+// alone exceeds the node's allocatable: UnschedulableAndUnresolvable,
+// Fit.Filter with fitsRequest's Unresolvable).
 func fitFilter(ni *nodeInfo, cpu, mem int64, ports []hostPort) nodeStatus {
 	// NodePorts
 	for _, hp := range ports {
@@ -453,11 +455,13 @@ func fitFilter(ni *nodeInfo, cpu, mem int64, ports []hostPort) nodeStatus {
 	}
 	// NodeResourcesFit
 	var reasons []string
+	resolvable := true
 	for _, r := range ni.insufficientResources(cpu, mem) {
 		reasons = append(reasons, r.Reason)
+		resolvable = resolvable && !r.Unresolvable
 	}
 	if len(reasons) > 0 {
-		return nodeStatus{reasons: reasons, resolvable: true}
+		return nodeStatus{reasons: reasons, resolvable: resolvable}
 	}
 	return nodeStatus{}
 }
@@ -489,17 +493,17 @@ func (ni *nodeInfo) insufficientResources(cpu, mem int64) []InsufficientResource
 	alloc := ni.node.Status.Allocatable
 	npods := int64(len(ni.pods))
 	if q, ok := alloc[api.ResourcePods]; ok && npods+1 > q.Value() {
-		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, npods, q.Value()})
+		out = append(out, InsufficientResource{api.ResourcePods, ErrReasonTooManyPods, 1, npods, q.Value(), false})
 	}
 	if cpu > 0 {
 		if q := alloc[api.ResourceCPU]; api.AddMilli(ni.cpu, cpu) > q.Milli {
-			out = append(out, InsufficientResource{api.ResourceCPU, "Insufficient cpu", cpu, ni.cpu, q.Milli})
+			out = append(out, InsufficientResource{api.ResourceCPU, "Insufficient cpu", cpu, ni.cpu, q.Milli, cpu > q.Milli})
 		}
 	}
 	if mem > 0 {
 		// memory is kept in milli-units like every quantity; the API unit is the byte.
 		if q := alloc[api.ResourceMemory]; api.AddMilli(ni.mem, mem) > q.Milli {
-			out = append(out, InsufficientResource{api.ResourceMemory, "Insufficient memory", mem / 1000, ni.mem / 1000, q.Milli / 1000})
+			out = append(out, InsufficientResource{api.ResourceMemory, "Insufficient memory", mem / 1000, ni.mem / 1000, q.Milli / 1000, mem > q.Milli})
 		}
 	}
 	return out

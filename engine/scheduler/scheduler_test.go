@@ -89,15 +89,17 @@ func TestFitErrors(t *testing.T) {
 		{"daemon pod, node short of memory", func(c *cluster.Cluster) {
 			addPod(t, c, "hog", func(p *api.Pod) { p.Spec.NodeName = "b"; requests("", "900Mi")(p) })
 		}, func(p *api.Pod) { p.Spec.Affinity = pinned("b"); requests("", "200Mi")(p) },
-			"0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+			"0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+		// requests beyond the node's allocatable: preemption cannot help
+		// (fitsRequest's Unresolvable)
 		{"cpu and memory both short", nil, func(p *api.Pod) { p.Spec.Affinity = pinned("a"); requests("2", "2Gi")(p) },
-			"0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+			"0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
 		{"too many pods", func(c *cluster.Cluster) {
 			for i := 0; i < 3; i++ {
 				addPod(t, c, fmt.Sprintf("p%d", i), func(p *api.Pod) { p.Spec.NodeName = "c" })
 			}
 		}, func(p *api.Pod) { p.Spec.Affinity = pinned("c") },
-			"0/3 nodes are available: 1 Too many pods, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+			"0/3 nodes are available: 1 Too many pods, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
 		{"terminal pods do not count", func(c *cluster.Cluster) {
 			for i := 0; i < 3; i++ {
 				addPod(t, c, fmt.Sprintf("p%d", i), func(p *api.Pod) { p.Spec.NodeName = "c"; p.Status.Phase = api.PodSucceeded })
@@ -111,7 +113,7 @@ func TestFitErrors(t *testing.T) {
 		}, func(p *api.Pod) {
 			p.Spec.Affinity = pinned("a")
 			p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: 8080}}
-		}, "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+		}, "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
 		{"different host port is fine", func(c *cluster.Cluster) {
 			addPod(t, c, "web", func(p *api.Pod) {
 				p.Spec.NodeName = "a"
@@ -126,12 +128,12 @@ func TestFitErrors(t *testing.T) {
 			a.Spec.Taints = []api.Taint{{Key: "k", Value: "v", Effect: "NoSchedule"}}
 			c.Node("b").Spec.Unschedulable = true
 		}, func(p *api.Pod) { p.Spec.NodeSelector = map[string]string{"disk": "ssd"} },
-			"0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
+			"0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
 		{"NoExecute taint also filters", func(c *cluster.Cluster) {
 			for _, n := range []string{"a", "b", "c"} {
 				c.Node(n).Spec.Taints = []api.Taint{{Key: "k", Effect: "NoExecute"}}
 			}
-		}, nil, "0/3 nodes are available: 3 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
+		}, nil, "0/3 nodes are available: 3 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
 		{"PreferNoSchedule does not filter", func(c *cluster.Cluster) {
 			for _, n := range []string{"a", "b", "c"} {
 				c.Node(n).Spec.Taints = []api.Taint{{Key: "k", Effect: "PreferNoSchedule"}}
@@ -142,11 +144,11 @@ func TestFitErrors(t *testing.T) {
 			p.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeUnschedulable, Operator: "Exists", Effect: "NoSchedule"}}
 		}, ""},
 		{"pinned to a missing node", nil, func(p *api.Pod) { p.Spec.Affinity = pinned("zz") },
-			"0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
+			"0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
 		{"init container request counts when larger", nil, func(p *api.Pod) {
 			p.Spec.Affinity = pinned("a")
 			p.Spec.InitContainers = []api.Container{{Name: "init", Resources: api.ResourceRequirements{Requests: api.ResourceList{"cpu": q("1500m")}}}}
-		}, "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
+		}, "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -290,7 +292,7 @@ func TestUnschedulableRetriedEveryFiveMinutes(t *testing.T) {
 	eq("FailedScheduling count", e.Count, 3)
 	eq("first seen", e.FirstTimestamp.Sub(cluster.Epoch), 0*time.Minute)
 	eq("last seen", e.LastTimestamp.Sub(cluster.Epoch), 10*time.Minute)
-	eq("message", e.Message, "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
+	eq("message", e.Message, "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
 	// The condition is written once: its lastProbeTime stays at the first attempt.
 	eq("PodScheduled lastProbeTime", p.Condition(api.PodScheduled).LastProbeTime.Sub(cluster.Epoch), time.Duration(0))
 }
