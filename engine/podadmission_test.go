@@ -91,7 +91,7 @@ func TestServiceAccountAdmission(t *testing.T) {
 			"    Type:                    Projected (a volume that contains injected data from multiple sources)\n" +
 			"    TokenExpirationSeconds:  3607\n" +
 			"    ConfigMapName:           kube-root-ca.crt\n" +
-			"    ConfigMapOptional:       <nil>\n" +
+			"    Optional:                false\n" +
 			"    DownwardAPI:             true\n" +
 			"QoS Class:                   BestEffort\n",
 	} {

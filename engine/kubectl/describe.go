@@ -428,7 +428,7 @@ func describeContainers(w *prefixWriter, label string, cs []api.Container, statu
 				}
 				continue
 			}
-			w.write(3, "%s:\t%s\n", e.Name, describeEnvFrom(e.ValueFrom, pod))
+			w.write(3, "%s:\t%s\n", e.Name, describeEnvFrom(e.ValueFrom, pod, &c))
 		}
 		if len(c.VolumeMounts) == 0 {
 			w.write(2, "Mounts:\t<none>\n")
@@ -488,8 +488,14 @@ func stringOrNone(s string) string {
 	return s
 }
 
-// describeEnvFrom renders an env var's valueFrom as describe does.
-func describeEnvFrom(vf map[string]any, pod *api.Pod) string {
+// describeEnvFrom renders an env var's valueFrom as
+// describeContainerEnvVars does: a fieldRef with the value
+// EnvValueRetriever resolves on a pod (fieldpath.ExtractFieldPathAsString:
+// metadata name, namespace, uid, labels and annotations; nothing for other
+// paths, nor for a template), a resourceFieldRef with the container's
+// value (ExtractContainerResourceValue: the ceiling in divisor units;
+// "node allocatable" for an unset cpu or memory limit).
+func describeEnvFrom(vf map[string]any, pod *api.Pod, c *api.Container) string {
 	str := func(m any, k string) string {
 		if mm, ok := m.(map[string]any); ok {
 			if v, ok := mm[k]; ok {
@@ -509,26 +515,17 @@ func describeEnvFrom(vf map[string]any, pod *api.Pod) string {
 		path := str(ref, "fieldPath")
 		value := ""
 		if pod != nil {
-			switch path {
-			case "metadata.name":
-				value = pod.Name
-			case "metadata.namespace":
-				value = pod.Namespace
-			case "metadata.uid":
-				value = pod.UID
-			case "spec.nodeName":
-				value = pod.Spec.NodeName
-			case "spec.serviceAccountName":
-				value = pod.Spec.ServiceAccountName
-			case "status.podIP":
-				value = pod.Status.PodIP
-			case "status.hostIP":
-				value = pod.Status.HostIP
-			}
+			value = extractFieldPathAsString(pod, path)
 		}
 		return fmt.Sprintf("%s (%s:%s)", value, apiVersion, path)
 	case vf["resourceFieldRef"] != nil:
-		return fmt.Sprintf(" (%s)", str(vf["resourceFieldRef"], "resource"))
+		ref := vf["resourceFieldRef"]
+		res := str(ref, "resource")
+		value := containerResourceValue(c, res, str(ref, "divisor"))
+		if value == "0" && (res == "limits.cpu" || res == "limits.memory") {
+			value = "node allocatable"
+		}
+		return fmt.Sprintf("%s (%s)", value, res)
 	case vf["secretKeyRef"] != nil:
 		r := vf["secretKeyRef"]
 		return fmt.Sprintf("<set to the key '%s' in secret '%s'>\tOptional: %t", str(r, "key"), str(r, "name"), optional(r))
@@ -682,6 +679,19 @@ func describeVolumes(w *prefixWriter, vols []api.Volume, space string) {
 			w.write(2, "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%v\n    Optional:\t%v\n", get(h, "name"), get(h, "optional") == "true")
 		case v.Source["projected"] != nil:
 			printProjectedVolumeSource(w, v.Source["projected"])
+		case v.Source["downwardAPI"] != nil:
+			// printDownwardAPIVolumeSource
+			w.write(2, "Type:\tDownwardAPI (a volume populated by information about the pod)\n    Items:\n")
+			dm, _ := v.Source["downwardAPI"].(map[string]any)
+			items, _ := dm["items"].([]any)
+			for _, it := range items {
+				if fr := get(it, "fieldRef"); fr != "" {
+					w.write(3, "%v -> %v\n", get(asMap(it)["fieldRef"], "fieldPath"), get(it, "path"))
+				}
+				if rf := get(it, "resourceFieldRef"); rf != "" {
+					w.write(3, "%v -> %v\n", get(asMap(it)["resourceFieldRef"], "resource"), get(it, "path"))
+				}
+			}
 		case v.Source["persistentVolumeClaim"] != nil:
 			h := v.Source["persistentVolumeClaim"]
 			w.write(2, "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%v\n    ReadOnly:\t%v\n", get(h, "claimName"), get(h, "readOnly") == "true")
@@ -692,17 +702,14 @@ func describeVolumes(w *prefixWriter, vols []api.Volume, space string) {
 }
 
 // printProjectedVolumeSource mirrors describe's printProjectedVolumeSource:
-// one line (or two) per source. Optional is a *bool printed with %v
-// upstream: <nil> when unset (a set one prints a pointer there; its value here).
+// one line (or two) per source; Optional is false when unset.
 func printProjectedVolumeSource(w *prefixWriter, projected any) {
 	w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
 	pm, _ := projected.(map[string]any)
 	sources, _ := pm["sources"].([]any)
-	optional := func(m map[string]any) string {
-		if b, ok := m["optional"].(bool); ok {
-			return fmt.Sprint(b)
-		}
-		return "<nil>"
+	optional := func(m map[string]any) bool {
+		b, _ := m["optional"].(bool)
+		return b
 	}
 	str := func(m map[string]any, k string) string {
 		if m[k] == nil {
@@ -713,13 +720,18 @@ func printProjectedVolumeSource(w *prefixWriter, projected any) {
 	for _, src := range sources {
 		sm, _ := src.(map[string]any)
 		if m, ok := sm["secret"].(map[string]any); ok {
-			w.write(2, "SecretName:\t%v\n    SecretOptionalName:\t%v\n", str(m, "name"), optional(m))
+			w.write(2, "SecretName:\t%v\n    Optional:\t%v\n", str(m, "name"), optional(m))
 		} else if _, ok := sm["downwardAPI"].(map[string]any); ok {
 			w.write(2, "DownwardAPI:\ttrue\n")
 		} else if m, ok := sm["configMap"].(map[string]any); ok {
-			w.write(2, "ConfigMapName:\t%v\n    ConfigMapOptional:\t%v\n", str(m, "name"), optional(m))
+			w.write(2, "ConfigMapName:\t%v\n    Optional:\t%v\n", str(m, "name"), optional(m))
 		} else if m, ok := sm["serviceAccountToken"].(map[string]any); ok {
-			w.write(2, "TokenExpirationSeconds:\t%v\n", str(m, "expirationSeconds"))
+			// expirationSeconds defaults to 3600 (SetDefaults_ServiceAccountTokenProjection)
+			exp := str(m, "expirationSeconds")
+			if exp == "" {
+				exp = "3600"
+			}
+			w.write(2, "TokenExpirationSeconds:\t%v\n", exp)
 		}
 	}
 }
@@ -1110,4 +1122,71 @@ func describeNodeResource(w *prefixWriter, n *api.Node, pods []*api.Pod, now tim
 	for _, k := range ext {
 		w.write(1, "%s\t%s\t%s\n", k, "0", "0")
 	}
+}
+
+// extractFieldPathAsString mirrors fieldpath.ExtractFieldPathAsString for
+// a pod: metadata.name, namespace and uid, metadata.labels and
+// annotations (FormatMap: key="value" lines, sorted) or one of them by
+// subscript (metadata.labels['k']); "" for any other path (an error
+// upstream, which describe prints as nothing).
+func extractFieldPathAsString(p *api.Pod, path string) string {
+	for _, m := range []struct {
+		name string
+		kv   map[string]string
+	}{{"metadata.labels", p.Labels}, {"metadata.annotations", p.Annotations}} {
+		if path == m.name {
+			keys := make([]string, 0, len(m.kv))
+			for k := range m.kv {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var b strings.Builder
+			for _, k := range keys {
+				fmt.Fprintf(&b, "%s=%q\n", k, m.kv[k])
+			}
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+		if rest, ok := strings.CutPrefix(path, m.name+"['"); ok && strings.HasSuffix(rest, "']") {
+			return m.kv[strings.TrimSuffix(rest, "']")]
+		}
+	}
+	switch path {
+	case "metadata.name":
+		return p.Name
+	case "metadata.namespace":
+		return p.Namespace
+	case "metadata.uid":
+		return p.UID
+	}
+	return ""
+}
+
+// containerResourceValue mirrors resource.ExtractContainerResourceValue:
+// the container's request or limit of res ("limits.cpu",
+// "requests.memory" ...) divided by divisor (1 when unset or 0), rounded
+// up; "" for a resource it does not know.
+func containerResourceValue(c *api.Container, res, divisor string) string {
+	kind, name, ok := strings.Cut(res, ".")
+	if !ok || (name != api.ResourceCPU && name != api.ResourceMemory && name != "ephemeral-storage" && !strings.HasPrefix(name, "hugepages-")) {
+		return ""
+	}
+	var list api.ResourceList
+	switch kind {
+	case "limits":
+		list = c.Resources.Limits
+	case "requests":
+		list = c.Resources.Requests
+	default:
+		return ""
+	}
+	d := int64(1000) // milli-units of the divisor
+	if q, err := api.ParseQuantity(divisor); err == nil && q.Milli != 0 {
+		d = q.Milli
+	}
+	v := list[name].Milli
+	if name != api.ResourceCPU {
+		// memory, storage, huge pages: whole units on both sides (Value)
+		v, d = (v+999)/1000*1000, (d+999)/1000*1000
+	}
+	return strconv.FormatInt((v+d-1)/d, 10)
 }

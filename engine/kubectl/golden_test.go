@@ -376,6 +376,7 @@ var goldenCases = []goldenCase{
 	{name: "describe_ports_probes", files: map[string]string{"exporter.yaml": exporterYAML}, lines: []string{
 		"kubectl apply -f exporter.yaml",
 		"kubectl describe ds exporter",
+		"kubectl describe pod env-demo",
 	}},
 	// DescribeOptions.Run: events for one object; several objects, a
 	// prefix match or a missing name leave them out unless --show-events
@@ -519,6 +520,42 @@ spec:
           tcpSocket: {port: https}
           initialDelaySeconds: 5
           failureThreshold: 4
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: env-demo
+  labels: {app: demo, tier: node}
+spec:
+  containers:
+  - name: c
+    image: busybox:1.36
+    resources:
+      requests: {memory: 100Mi}
+    env:
+    - name: POD
+      valueFrom: {fieldRef: {fieldPath: metadata.name}}
+    - name: TIER
+      valueFrom: {fieldRef: {fieldPath: "metadata.labels['tier']"}}
+    - name: NODE
+      valueFrom: {fieldRef: {fieldPath: spec.nodeName}}
+    - name: CPU
+      valueFrom: {resourceFieldRef: {resource: limits.cpu}}
+    - name: MEM_MI
+      valueFrom: {resourceFieldRef: {resource: requests.memory, divisor: 1Mi}}
+  volumes:
+  - name: info
+    downwardAPI:
+      items:
+      - path: podname
+        fieldRef: {fieldPath: metadata.name}
+      - path: cpu
+        resourceFieldRef: {containerName: c, resource: limits.cpu}
+  - name: token
+    projected:
+      sources:
+      - serviceAccountToken: {path: t}
+      - secret: {name: s}
 `
 
 // rolloutSetup gives the fixture DaemonSet an observed generation and a
