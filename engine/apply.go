@@ -1,30 +1,26 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/kubectl"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 
-// ApplyReport is what Apply did: kubectl's lines, the documents that were
-// not simulated, and the outcome of every document.
+// ApplyReport is what Apply did: kubectl's lines and the outcome of every
+// document.
 type ApplyReport struct {
 	// Lines are kubectl's success lines in document order
 	// (`daemonset.apps/fluentd created`, `node/node-3 configured`, `pod/x unchanged`).
 	Lines []string
-	// Skipped lists documents of kinds the engine does not simulate, e.g.
-	// `serviceaccount/fluentd (v1 ServiceAccount): not simulated, ignored`.
-	Skipped []string
 	// Output is what `kubectl apply -f filename` prints for the same apply,
 	// stdout and stderr in kubectl's order: each result line preceded by
-	// its warnings (the missing last-applied-configuration annotation, an
-	// ignored kind), then, when documents failed, kubectl's error text on
+	// its warnings (the missing last-applied-configuration annotation, the
+	// API server's warnings), then, when documents failed, kubectl's error text on
 	// stderr (the same text as the returned error's).
 	Output []Chunk
 	// Documents is the outcome of every object of the file, in order (a
-	// `kind: List`'s items one by one): applied, skipped, refused with its
+	// `kind: List`'s items one by one): applied, refused with its
 	// error, or not read (after a syntax error kubectl stops reading).
 	Documents []DocumentResult
 }
@@ -62,8 +58,7 @@ type DocumentResult struct {
 	// object's `---`-separated document, to mark in an editor.
 	StartLine, EndLine int
 	// Status is "applied" (Line says created, configured or unchanged),
-	// "skipped" (a kind the engine does not simulate: accepted, nothing
-	// acts on it), "failed" (Error, Diagnostics) or "not-read" (after a
+	// "failed" (Error, Diagnostics) or "not-read" (after a
 	// syntax error earlier in the file, kubectl reads no further).
 	Status string
 	// Line is kubectl's line for an applied object
@@ -83,7 +78,6 @@ type DocumentResult struct {
 // The values of DocumentResult.Status.
 const (
 	DocumentApplied = "applied"
-	DocumentSkipped = "skipped"
 	DocumentFailed  = "failed"
 	DocumentNotRead = "not-read"
 )
@@ -150,11 +144,6 @@ func (s *Simulation) Apply(filename, text string) (*ApplyReport, error) {
 			failed = append(failed, d.Diagnostics...)
 		case d.NotRead:
 			dr.Status = DocumentNotRead
-		case d.Skipped:
-			dr.Status = DocumentSkipped
-			r.Skipped = append(r.Skipped, fmt.Sprintf("%s/%s (%s %s): not simulated, ignored",
-				strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind))
-			out.Add(true, d.Warnings)
 		default:
 			dr.Status = DocumentApplied
 			r.Lines = append(r.Lines, d.Line)

@@ -78,9 +78,6 @@ type ManifestObject struct {
 	// simulates; Name is metadata.name ("" when only
 	// metadata.generateName is set).
 	Kind, Namespace, Name string
-	// Skipped is true for documents Apply ignores (none since every kind
-	// the API server serves is stored; kept for the page).
-	Skipped bool
 	// Inert is true for kinds the playground stores as the API server
 	// does but no component acts on (Deployment, Service, ClusterRole,
 	// PodDisruptionBudget ...): they are applied, listed and deleted, and
@@ -106,7 +103,7 @@ func DecodeManifest(file, text string, ignoreUnknownFields bool) ([]ManifestObje
 	objs := make([]ManifestObject, len(docs))
 	for i, d := range docs {
 		_, inert := d.Object.(*api.GenericObject)
-		objs[i] = ManifestObject{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: d.Skipped, Inert: inert}
+		objs[i] = ManifestObject{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Inert: inert}
 	}
 	return objs, nil
 }

@@ -196,7 +196,7 @@ func TestDecodeManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ManifestObject{{"DaemonSet", "default", "web", false, false}, {"Service", "default", "s", false, true}, {"Node", "", "", false, false}}
+	want := []ManifestObject{{"DaemonSet", "default", "web", false}, {"Service", "default", "s", true}, {"Node", "", "", false}}
 	if !reflect.DeepEqual(objs, want) {
 		t.Errorf("DecodeManifest = %+v, want %+v", objs, want)
 	}

@@ -335,8 +335,8 @@ func (e *editor) showReport(rep *engine.ApplyReport) {
 	for _, l := range rep.Lines {
 		ul.Call("appendChild", textEl("li", "", l))
 	}
-	for _, l := range rep.Skipped {
-		ul.Call("appendChild", textEl("li", "skipped", l))
+	if n := inertCount(rep); n > 0 {
+		ul.Call("appendChild", textEl("li", "skipped", inertNote(n)))
 	}
 	// kubectl's own warnings (e.g. a missing last-applied-configuration
 	// annotation), as the console shows them.
@@ -350,10 +350,52 @@ func (e *editor) showReport(rep *engine.ApplyReport) {
 			}
 		}
 	}
-	if len(rep.Lines)+len(rep.Skipped) == 0 {
+	if len(rep.Lines) == 0 {
 		ul.Call("appendChild", textEl("li", "skipped", "nothing to apply"))
 	}
 	e.result.Call("appendChild", ul)
+}
+
+// showApplied puts, above a failed apply's problems, how many of the
+// file's documents kubectl applied anyway (each document is sent on its
+// own) and their result lines.
+func (e *editor) showApplied(rep *engine.ApplyReport) {
+	n := rep.Applied()
+	if n == 0 || len(rep.Documents) == 0 {
+		return
+	}
+	box := el("div", "applied")
+	box.Call("appendChild", textEl("p", "", fmt.Sprintf("%d of %d documents applied; the others changed nothing:", n, len(rep.Documents))))
+	ul := el("ul", "")
+	for _, l := range rep.Lines {
+		ul.Call("appendChild", textEl("li", "", l))
+	}
+	if k := inertCount(rep); k > 0 {
+		ul.Call("appendChild", textEl("li", "skipped", inertNote(k)))
+	}
+	box.Call("appendChild", ul)
+	e.result.Call("insertBefore", box, e.result.Get("firstChild"))
+}
+
+// inertCount counts the applied documents of kinds the playground stores
+// but no component of it acts on (Deployment, Service, RBAC ...).
+func inertCount(rep *engine.ApplyReport) int {
+	n := 0
+	for _, d := range rep.Documents {
+		if d.Inert && d.Status == engine.DocumentApplied {
+			n++
+		}
+	}
+	return n
+}
+
+// inertNote says, quietly, that stored objects of those kinds do nothing
+// here (on a real cluster their controllers would act).
+func inertNote(n int) string {
+	if n == 1 {
+		return "1 object is stored as the API server stores it, but nothing in the playground acts on its kind"
+	}
+	return fmt.Sprintf("%d objects are stored as the API server stores them, but nothing in the playground acts on their kinds", n)
 }
 
 // showError shows an error without a position.

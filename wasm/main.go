@@ -374,7 +374,14 @@ func (a *app) applyText(text string) {
 		} else {
 			a.ed.showError(err.Error())
 		}
-		a.kc.echo("kubectl apply -f "+manifestFile, "", err.Error())
+		if rep != nil {
+			// kubectl applies the documents it can: say which, above the
+			// failed ones' problems; the console shows the whole transcript
+			a.ed.showApplied(rep)
+			a.kc.echoChunks("kubectl apply -f "+manifestFile, rep.Output)
+		} else {
+			a.kc.echo("kubectl apply -f "+manifestFile, "", err.Error())
+		}
 		a.view.render(false)
 		return
 	}

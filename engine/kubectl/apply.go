@@ -178,8 +178,7 @@ func (inv *invocation) fileTargets(files []string, verb string) ([]target, error
 	for _, d := range docs {
 		rt := objectResourceType(d.Object)
 		if rt == nil {
-			inv.errOut.WriteString(SkippedWarning(d))
-			continue
+			continue // every kind Decode returns has one
 		}
 		ns := d.Namespace
 		if ns == "" {
@@ -204,21 +203,14 @@ func (inv *invocation) fileTargets(files []string, verb string) ([]target, error
 // is info.ObjectName() (resource/name), %[2]s the annotation, %[3]s "kubectl".
 const warningNoLastAppliedConfigAnnotation = "Warning: resource %[1]s is missing the %[2]s annotation which is required by %[3]s apply. %[3]s apply should only be used on resources created declaratively by either %[3]s create --save-config or %[3]s apply. The missing annotation will be patched automatically.\n"
 
-// SkippedWarning is the stderr line kubectl in the playground prints for a
-// document of a kind the engine does not simulate (the document is ignored).
-func SkippedWarning(d manifest.Document) string {
-	return fmt.Sprintf("Warning: %s %q (%s %s) is not simulated in the playground and was ignored\n",
-		strings.ToLower(d.Kind), d.Name, d.APIVersion, d.Kind)
-}
-
 // MissingLastAppliedWarnings returns, for every document manifest.ApplyTo
-// writes (not skipped, with an object; the order of its lines), kubectl
+// writes (with an object; the order of its lines), kubectl
 // apply's warning when the object exists without the
 // last-applied-configuration annotation (applyOneObject), else "".
 func MissingLastAppliedWarnings(c *cluster.Cluster, docs []manifest.Document) []string {
 	var out []string
 	for _, d := range docs {
-		if d.Skipped || d.Object == nil {
+		if d.Object == nil {
 			continue
 		}
 		var meta *api.ObjectMeta

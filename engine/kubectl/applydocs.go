@@ -47,11 +47,9 @@ type DocumentResult struct {
 	// when the object was not written.
 	Line string
 	// Warnings are the stderr lines kubectl prints before Line (apply's
-	// missing last-applied annotation, unknown fields in Warn mode, a kind
-	// the playground does not simulate).
+	// missing last-applied annotation, unknown fields in Warn mode, the
+	// API server's warnings).
 	Warnings string
-	// Skipped is true for a document accepted and ignored.
-	Skipped bool
 	// Inert is true for a kind stored as written that no component of
 	// the playground acts on (api.GenericObject).
 	Inert bool
@@ -193,10 +191,6 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 			continue
 		}
 		d := e.doc
-		if d.Skipped {
-			warn[i] = SkippedWarning(*d)
-			continue
-		}
 		w := ""
 		if j < len(missing) {
 			w = missing[j]
@@ -231,12 +225,9 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 			outcomes = append(outcomes, manifest.Outcome{Err: nil, Conflict: err})
 			continue
 		}
-		var before any
-		if !docs[i].Skipped && docs[i].Object != nil {
-			before = liveObject(c, docs[i])
-		}
+		before := liveObject(c, docs[i])
 		out := manifest.ApplyEach(c, docs[i:i+1], mode)[0]
-		if out.Err == nil && !out.Skipped && docs[i].Object != nil {
+		if out.Err == nil {
 			// the API server's warnings come with the write's response
 			warn[docEntry[i]] += seen.format(writeWarnings(before, liveObject(c, docs[i])))
 		}
@@ -250,7 +241,6 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 		if e.doc != nil {
 			out := outcomes[k]
 			k++
-			e.res.Skipped = out.Skipped
 			// apply warns before it sends, whatever the answer
 			e.res.Warnings = warn[i]
 			if out.Conflict != nil {
@@ -316,7 +306,7 @@ func ManifestError(err error) (*manifest.Error, bool) {
 // kubectl create, and apply of an object that does not exist, clear the
 // resourceVersion before they send (resource.Helper.Create with modify).
 func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest.Mode) error {
-	if mode == manifest.ModeCreate || d.Skipped || d.Object == nil {
+	if mode == manifest.ModeCreate || d.Object == nil {
 		return nil
 	}
 	v, ok := manifestField(d.Raw(), "metadata", "resourceVersion")

@@ -41,54 +41,25 @@ func writeWarnings(before, after any) []string {
 	return cluster.WarningsOnUpdate(after, before)
 }
 
-// ApplyWarned is manifest.ApplyTo followed by the API server's warnings of
-// each document's write, appended to warnings (one entry per object
-// document, the text kubectl apply prints before that document's result
-// line; the slice grows as needed) unless seen (nil: a new writer's
-// state) shows them printed before. Objects the store hands out are never
-// changed in place, so the live objects read before the write are the old
-// versions.
-func ApplyWarned(c *cluster.Cluster, docs []manifest.Document, mode manifest.Mode, warnings []string, seen map[string]bool) ([]string, []string, error) {
-	var objs []manifest.Document
-	var before []any
-	for _, d := range docs {
-		if d.Skipped || d.Object == nil {
-			continue
-		}
-		objs = append(objs, d)
-		before = append(before, liveObject(c, d))
+// applyPrintingWarnings is manifest.ApplyTo for a write whose API server
+// warnings go to stderr at once, each deduplicated by the invocation's
+// warning writer (patch, edit: the result line comes later). Objects the
+// store hands out are never changed in place, so the live objects read
+// before the write are the old versions.
+func (inv *invocation) applyPrintingWarnings(docs []manifest.Document, mode manifest.Mode) ([]string, error) {
+	c := inv.env.Cluster
+	before := make([]any, len(docs))
+	for i, d := range docs {
+		before[i] = liveObject(c, d)
 	}
 	lines, err := manifest.ApplyTo(c, docs, mode)
 	if err != nil {
-		return lines, warnings, err
+		return lines, err
 	}
-	if seen == nil {
-		seen = map[string]bool{}
+	for i, d := range docs {
+		inv.serverWarnings(writeWarnings(before[i], liveObject(c, d)))
 	}
-	for i, d := range objs {
-		w := warningSeen(seen).format(writeWarnings(before[i], liveObject(c, d)))
-		if w == "" {
-			continue
-		}
-		for i >= len(warnings) {
-			warnings = append(warnings, "")
-		}
-		warnings[i] += w
-	}
-	return lines, warnings, nil
-}
-
-// applyWarned is ApplyWarned with the invocation's warning writer.
-func (inv *invocation) applyWarned(docs []manifest.Document, mode manifest.Mode, warnings []string) ([]string, []string, error) {
-	return ApplyWarned(inv.env.Cluster, docs, mode, warnings, inv.warningWriter())
-}
-
-// applyPrintingWarnings is applyWarned for a single write whose warnings
-// go to stderr at once (patch, edit: the result line comes later).
-func (inv *invocation) applyPrintingWarnings(docs []manifest.Document, mode manifest.Mode) ([]string, error) {
-	lines, w, err := inv.applyWarned(docs, mode, nil)
-	inv.errOut.WriteString(strings.Join(w, ""))
-	return lines, err
+	return lines, nil
 }
 
 // serverWarnings prints the warnings of a write on stderr.

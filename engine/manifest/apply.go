@@ -20,7 +20,7 @@ const podUpdateForbidden = "pod updates may not change fields other than `spec.c
 // `... replaced`). Every document is checked first (update rules such as
 // the immutable DaemonSet selector and pod fields, existence for the mode);
 // on any problem the error is an *Error and the store is unchanged.
-// Skipped documents are ignored. The documents' objects are copied, never
+// The documents' objects are copied, never
 // stored. Documents are planned in order, as kubectl applies them: a
 // namespaced object is admitted (NamespaceLifecycle) when its namespace
 // exists or a Namespace document before it creates it; otherwise the error
@@ -55,13 +55,10 @@ func ApplyTo(c *cluster.Cluster, docs []Document, mode Mode) ([]string, error) {
 // Outcome is what ApplyEach did with one document.
 type Outcome struct {
 	// Line is kubectl's success line (`daemonset.apps/x created`), ""
-	// when the document failed or was skipped.
+	// when the document failed.
 	Line string
 	// Err is the document's error; the store is as the document found it.
 	Err *Error
-	// Skipped is true for a document ApplyTo does not write (a kind the
-	// engine does not simulate).
-	Skipped bool
 	// Conflict is an API error found before the document was planned (a
 	// stale resourceVersion), set by the caller.
 	Conflict error
@@ -78,9 +75,8 @@ func ApplyEach(c *cluster.Cluster, docs []Document, mode Mode) []Outcome {
 	out := make([]Outcome, len(docs))
 	for i := range docs {
 		doc := &docs[i]
-		if doc.Skipped || doc.Object == nil {
-			out[i].Skipped = true
-			continue
+		if doc.Object == nil {
+			continue // Decode returns none such
 		}
 		line, write, ds := a.plan(doc)
 		if len(ds) > 0 {

@@ -17,8 +17,9 @@ import (
 // v1 Pod, v1 Namespace, v1 ServiceAccount, v1 ConfigMap, v1 Secret) are
 // decoded field by field, defaulted as the API server would
 // (SetObjectDefaults), and validated (ValidateDaemonSet, ValidateNode,
-// ValidatePodCreate, ValidateNamespace, ValidateConfigMap ...); other kinds are
-// returned with Skipped set. A v1 List (`kind: List` with `items:`, as
+// ValidatePodCreate, ValidateNamespace, ValidateConfigMap ...); the other
+// kinds the API server serves are kept as written (api.GenericObject), and
+// a kind or version it does not serve is an error. A v1 List (`kind: List` with `items:`, as
 // `kubectl get -o yaml` prints several objects) is unpacked into its
 // items, in order, as kubectl's resource builder does. Empty documents are
 // ignored. Fields the engine does not model are kept in the object's

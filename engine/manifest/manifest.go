@@ -43,9 +43,6 @@ type Document struct {
 	Name, Namespace string
 	// Line is the 1-based line of the document's first node in the file.
 	Line int
-	// Skipped is true for kinds the engine does not simulate
-	// (ClusterRole, Deployment, Service ...).
-	Skipped bool
 	// UnknownFields are the fields DecodeWith dropped in Warn mode, as
 	// the server's warnings name them ("spec.foo"), in the server's order.
 	UnknownFields []string

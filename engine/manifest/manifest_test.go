@@ -142,8 +142,8 @@ func TestSeeds(t *testing.T) {
 				t.Fatalf("%d documents", len(docs))
 			}
 			d := docs[0]
-			if d.Kind != tc.kind || d.Name != tc.name || d.Skipped {
-				t.Fatalf("document = %s %s skipped=%v", d.Kind, d.Name, d.Skipped)
+			if d.Kind != tc.kind || d.Name != tc.name || d.Object == nil {
+				t.Fatalf("document = %s %s object=%v", d.Kind, d.Name, d.Object)
 			}
 			tc.check(t, d.Object)
 		})
@@ -482,7 +482,7 @@ func TestMultiDocument(t *testing.T) {
 		t.Fatalf("%d documents, want 3", len(docs))
 	}
 	// a served kind the playground does not simulate is stored as written
-	if g, ok := docs[0].Object.(*api.GenericObject); !ok || docs[0].Skipped || docs[0].Kind != "Service" || docs[0].Name != "fluentd" ||
+	if g, ok := docs[0].Object.(*api.GenericObject); !ok || docs[0].Kind != "Service" || docs[0].Name != "fluentd" ||
 		docs[0].Namespace != "kube-system" || g.Resource != "services" || !g.Namespaced || docs[0].Line != 4 {
 		t.Errorf("service doc %+v", docs[0])
 	}
@@ -531,7 +531,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		for _, d := range docs {
-			if !d.Skipped && d.Object == nil {
+			if d.Object == nil {
 				t.Fatalf("document without object: %+v", d)
 			}
 		}

@@ -73,7 +73,7 @@ func DecodeParts(filename, text string, opts DecodeOptions) (parts []Part, fatal
 					p.Document = Document{file: filename, Line: ch.line, Kind: kindOf(ch.text)}
 				}
 				p.Object = nil
-			} else if pc.doc != nil && (pc.doc.Object != nil || pc.doc.Skipped) {
+			} else if pc.doc != nil && pc.doc.Object != nil {
 				p.Document = *pc.doc
 			} else {
 				continue

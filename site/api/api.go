@@ -140,8 +140,9 @@ type Object struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
-	// Skipped is true for kinds the playground does not simulate.
-	Skipped bool `json:"skipped,omitempty"`
+	// Inert is true for kinds the playground stores as the API server
+	// does but no component of it acts on (Deployment, Service, RBAC ...).
+	Inert bool `json:"inert,omitempty"`
 }
 
 // ValidateResponse is the answer of POST /api/validate: OK when the
@@ -438,7 +439,7 @@ func Validate(text string) ValidateResponse {
 		return res
 	}
 	for _, d := range docs {
-		res.Objects = append(res.Objects, Object{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: d.Skipped})
+		res.Objects = append(res.Objects, Object{Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Inert: d.Inert})
 	}
 	res.OK = true
 	return res
