@@ -409,9 +409,12 @@ func markCreateRefused(c *cluster.Cluster, dss []*api.DaemonSet, snap *Snapshot)
 	if len(dss) == 0 {
 		return
 	}
-	pendingFor := map[string]bool{} // "namespace/ds\x00node" of pending daemon pods
+	var pendingFor map[string]bool // "namespace/ds\x00node" of pending daemon pods
 	for _, p := range snap.Pending {
 		if p.Owner != "" && p.Target != "" {
+			if pendingFor == nil {
+				pendingFor = map[string]bool{}
+			}
 			pendingFor[p.Namespace+"/"+p.Owner+"\x00"+p.Target] = true
 		}
 	}
@@ -453,16 +456,12 @@ func markCreateRefused(c *cluster.Cluster, dss []*api.DaemonSet, snap *Snapshot)
 // without "Error creating: " when it is newer than its newest
 // SuccessfulCreate (the DaemonSet controller's events, syncNodes), else "".
 func lastCreateRefusal(c *cluster.Cluster, ds *api.DaemonSet) string {
-	var failed, created *api.Event
-	for _, e := range c.EventsFor("DaemonSet", ds.UID) {
-		switch e.Reason {
-		case "FailedCreate":
-			failed = e
-		case controller.SuccessfulCreateReason:
-			created = e
-		}
+	failed := c.LastEvent("DaemonSet", ds.UID, "FailedCreate")
+	if failed == nil {
+		return ""
 	}
-	if failed == nil || (created != nil && created.LastTimestamp.After(failed.LastTimestamp)) {
+	created := c.LastEvent("DaemonSet", ds.UID, controller.SuccessfulCreateReason)
+	if created != nil && created.LastTimestamp.After(failed.LastTimestamp) {
 		return ""
 	}
 	msg := strings.TrimPrefix(failed.Message, "(combined from similar events): ")

@@ -198,6 +198,20 @@ func (c *Cluster) EventsFor(kind, uid string) []*api.Event {
 	return out
 }
 
+// LastEvent returns the unexpired event with this reason about the object
+// of this kind and UID that was updated last (the latest lastTimestamp),
+// nil when there is none. It allocates nothing.
+func (c *Cluster) LastEvent(kind, uid, reason string) *api.Event {
+	var last *api.Event
+	for _, e := range c.events {
+		if e.Reason == reason && e.InvolvedObject.UID == uid && e.InvolvedObject.Kind == kind &&
+			c.now.Sub(e.LastTimestamp) < EventTTL && (last == nil || !e.LastTimestamp.Before(last.LastTimestamp)) {
+			last = e
+		}
+	}
+	return last
+}
+
 // Decision is one thing a component did or chose not to do, with the upstream
 // function it mirrors and the reason in words a learner can read. The UI's
 // explanations and the transcript's decision log derive from these.

@@ -2,8 +2,9 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -151,7 +152,7 @@ func podWarnings(root string, meta *api.ObjectMeta, spec *api.PodSpec, extra api
 	specExtra := extra[specPath]
 
 	// deprecated node labels in selectors, affinity, topology spread
-	for _, k := range sortedStringKeys(spec.NodeSelector) {
+	for _, k := range slices.Sorted(maps.Keys(spec.NodeSelector)) {
 		if msg, ok := deprecatedNodeLabels[k]; ok {
 			w = append(w, fmt.Sprintf("%s: %s", fieldKey(fieldPath(specPath, "nodeSelector"), k), msg))
 		}
@@ -445,13 +446,4 @@ func stringField(v any, k string) string {
 	m, _ := v.(map[string]any)
 	s, _ := m[k].(string)
 	return s
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

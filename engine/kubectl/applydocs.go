@@ -309,7 +309,7 @@ func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest
 	if mode == manifest.ModeCreate || d.Object == nil {
 		return nil
 	}
-	v, ok := manifestField(d.Raw(), "metadata", "resourceVersion")
+	v, ok := manifest.RawField(d.Raw(), "metadata", "resourceVersion")
 	rv, _ := v.(string)
 	if !ok || rv == "" {
 		return nil
@@ -331,7 +331,7 @@ func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest
 		// a PUT carries the object's UID as a precondition, checked by the
 		// storage before its resourceVersion (GuaranteedUpdate ->
 		// Preconditions.Check: NewInvalidObjectError, Code 4)
-		if v, _ := manifestField(d.Raw(), "metadata", "uid"); v != nil {
+		if v, _ := manifest.RawField(d.Raw(), "metadata", "uid"); v != nil {
 			if uid, _ := v.(string); uid != "" && uid != meta.UID {
 				key := "/registry/" + r.Resource + "/" // the storage prefix of built-in kinds
 				if meta.Namespace != "" {
@@ -354,19 +354,4 @@ func staleResourceVersion(c *cluster.Cluster, d manifest.Document, mode manifest
 		group+"/"+r.Version+", Resource="+r.Resource, group+"/"+r.Version+", Kind="+r.Kind, meta.Name, meta.Namespace)
 	return &cluster.StatusError{Reason: "Conflict", Message: fmt.Sprintf("error when applying patch:\n%s\nto:\n%s\nfor: %q: error when patching %q: %s",
 		patch, info, d.File(), d.File(), conflict)}
-}
-
-// manifestField is the value at path of a document's generic form.
-func manifestField(raw any, path ...string) (any, bool) {
-	cur := raw
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[p]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }

@@ -180,33 +180,48 @@ func (k *Kubelets) envConfigError(p *api.Pod, c *api.Container, init bool, i int
 			continue
 		}
 		if ref, ok := env.ValueFrom["configMapKeyRef"].(map[string]any); ok {
-			name, _ := ref["name"].(string)
-			key, _ := ref["key"].(string)
-			cm := k.c.ConfigMap(p.Namespace, name)
-			switch {
-			case cm == nil && optional(ref):
-			case cm == nil:
-				return fmt.Sprintf("configmap %q not found", name)
-			default:
-				if _, ok := cm.Data[key]; !ok && !optional(ref) {
-					return fmt.Sprintf("couldn't find key %s in ConfigMap %s/%s", key, p.Namespace, name)
-				}
+			if msg := k.keyRefError(p.Namespace, "ConfigMap", ref, optional(ref)); msg != "" {
+				return msg
 			}
 		}
 		if ref, ok := env.ValueFrom["secretKeyRef"].(map[string]any); ok {
-			name, _ := ref["name"].(string)
-			key, _ := ref["key"].(string)
-			s := k.c.Secret(p.Namespace, name)
-			switch {
-			case s == nil && optional(ref):
-			case s == nil:
-				return fmt.Sprintf("secret %q not found", name)
-			default:
-				if _, ok := s.Data[key]; !ok && !optional(ref) {
-					return fmt.Sprintf("couldn't find key %s in Secret %s/%s", key, p.Namespace, name)
-				}
+			if msg := k.keyRefError(p.Namespace, "Secret", ref, optional(ref)); msg != "" {
+				return msg
 			}
 		}
+	}
+	return ""
+}
+
+// keyRefError is makeEnvironmentVariables' error for a configMapKeyRef or
+// secretKeyRef (kind "ConfigMap" or "Secret") in namespace ns: the
+// object's NotFound (`configmap "x" not found`) or the missing key
+// (`couldn't find key k in ConfigMap ns/x`; a ConfigMap's binaryData does
+// not count), "" when it resolves or is optional.
+func (k *Kubelets) keyRefError(ns, kind string, ref map[string]any, optional bool) string {
+	name, _ := ref["name"].(string)
+	key, _ := ref["key"].(string)
+	if optional {
+		return ""
+	}
+	found, hasKey := false, false
+	switch kind {
+	case "ConfigMap":
+		if cm := k.c.ConfigMap(ns, name); cm != nil {
+			_, hasKey = cm.Data[key]
+			found = true
+		}
+	default:
+		if s := k.c.Secret(ns, name); s != nil {
+			_, hasKey = s.Data[key]
+			found = true
+		}
+	}
+	switch {
+	case !found:
+		return fmt.Sprintf("%s %q not found", strings.ToLower(kind), name)
+	case !hasKey:
+		return fmt.Sprintf("couldn't find key %s in %s %s/%s", key, kind, ns, name)
 	}
 	return ""
 }

@@ -158,9 +158,9 @@ func lastApplied(doc *Document, namespaced bool) string {
 	return string(b) + "\n"
 }
 
-// rawField reports whether the manifest JSON (a last-applied value or a
-// document) sets the field at path.
-func rawField(raw any, path ...string) (any, bool) {
+// RawField is the value at path of a manifest's generic form (a
+// last-applied value or a document's Raw), and whether it is set.
+func RawField(raw any, path ...string) (any, bool) {
 	cur := raw
 	for _, p := range path {
 		m, ok := cur.(map[string]any)
@@ -510,8 +510,8 @@ func (a *applier) updateDaemonSet(doc *Document, ds, live *api.DaemonSet) (*api.
 // a manifest that sets updateStrategy replaces the live one whole.
 func keepUnappliedDaemonSetFields(raw, prev any, live, upd *api.DaemonSet) {
 	unapplied := func(field string) bool {
-		_, inManifest := rawField(raw, "spec", field)
-		_, inPrev := rawField(prev, "spec", field)
+		_, inManifest := RawField(raw, "spec", field)
+		_, inPrev := RawField(prev, "spec", field)
 		return !inManifest && !inPrev
 	}
 	if unapplied("updateStrategy") {
@@ -524,7 +524,7 @@ func keepUnappliedDaemonSetFields(raw, prev any, live, upd *api.DaemonSet) {
 		upd.Spec.RevisionHistoryLimit = live.Spec.RevisionHistoryLimit
 	}
 	var prevTemplate any
-	if t, ok := rawField(prev, "spec", "template"); ok {
+	if t, ok := RawField(prev, "spec", "template"); ok {
 		prevTemplate = t
 	}
 	upd.Spec.Template.Annotations = mergeMap(live.Spec.Template.Annotations, upd.Spec.Template.Annotations, prevTemplate, "annotations")
@@ -584,8 +584,8 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 	upd.Labels, upd.Annotations, prev = a.metadata(doc, &live.ObjectMeta, &pod.ObjectMeta, true)
 	if a.mode == ModeApply {
 		// fields the manifest never set keep the server's values
-		if _, set := rawField(doc.raw, "spec", "tolerations"); !set {
-			if _, was := rawField(prev, "spec", "tolerations"); !was {
+		if _, set := RawField(doc.raw, "spec", "tolerations"); !set {
+			if _, was := RawField(prev, "spec", "tolerations"); !was {
 				spec.Tolerations = live.Spec.Tolerations
 			}
 		}
@@ -701,10 +701,10 @@ func (a *applier) updateNode(doc *Document, n, live *api.Node) (*api.Node, bool)
 		if a.mode != ModeApply {
 			return true
 		}
-		if _, set := rawField(doc.raw, "spec", field); set {
+		if _, set := RawField(doc.raw, "spec", field); set {
 			return true
 		}
-		_, was := rawField(prev, "spec", field)
+		_, was := RawField(prev, "spec", field)
 		return was
 	}
 	if take("taints") {
@@ -728,7 +728,7 @@ func (a *applier) updateNode(doc *Document, n, live *api.Node) (*api.Node, bool)
 // it (imagePullPolicy is immutable on a pod).
 func keepDefaultedPullPolicy(raw, prev any, live, cs []api.Container, field string) {
 	set := func(doc any, name string) bool {
-		list, _ := rawField(doc, "spec", field)
+		list, _ := RawField(doc, "spec", field)
 		items, _ := list.([]any)
 		for _, it := range items {
 			if m, ok := it.(map[string]any); ok && m["name"] == name {

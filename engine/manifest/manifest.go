@@ -265,7 +265,7 @@ func (d *Document) namespaced() bool {
 
 // NamespaceWritten reports whether the document sets metadata.namespace.
 func (d *Document) NamespaceWritten() bool {
-	ns, ok := rawField(d.raw, "metadata", "namespace")
+	ns, ok := RawField(d.raw, "metadata", "namespace")
 	return ok && ns != nil && ns != ""
 }
 

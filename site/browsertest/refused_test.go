@@ -45,6 +45,11 @@ spec:
 	if got := eval[int](p, `document.querySelectorAll('.node[data-node="control-plane"] .why li.refused').length`); got != 0 {
 		t.Errorf("control-plane (tainted: shouldRun false) shows %d refusal lines", got)
 	}
+	// the node panel says which step refused it
+	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`.node[data-node="node-1"] .node-head`))); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`(document.querySelector('#panel-body .verdict[data-ds="agent"] p.refused')||{}).textContent?.includes("syncNodes: the API server refused the pod")`, "the refusal in node-1's panel")
 	p.screenshot("dsplay-refused")
 	p.runKubectl("kubectl create serviceaccount agent-sa")
 	p.advance(10)
