@@ -322,8 +322,10 @@ var exportSkippedNamespaces = map[string]bool{"default": true, "kube-system": tr
 // as the store holds them (*api.Namespace, *api.Node, ...; the caller
 // must not modify them), kinds in this order, each sorted by namespace
 // and name: namespaces but the four every cluster has, nodes,
-// ServiceAccounts but "default", ConfigMaps but "kube-root-ca.crt",
-// Secrets, DaemonSets, and pods without a controller that are not
+// ServiceAccounts but "default", ConfigMaps but those the control plane
+// makes (kube-root-ca.crt, the legacy token tracking one), Secrets, the
+// objects of kinds nothing here acts on (RBAC, Deployments, Services ...:
+// Cluster.AllGenericObjects), DaemonSets, and pods without a controller that are not
 // terminating (a DaemonSet's pods are made again by its controller).
 func (s *Simulation) ExportObjects() []any {
 	c := s.store
@@ -342,12 +344,15 @@ func (s *Simulation) ExportObjects() []any {
 		}
 	}
 	for _, m := range c.ConfigMaps() {
-		if m.Name != "kube-root-ca.crt" {
+		if m.Name != api.RootCAConfigMapName && !(m.Namespace == api.NamespaceSystem && m.Name == cluster.LegacyTokenTrackingConfigMapName) {
 			objs = append(objs, m)
 		}
 	}
 	for _, s := range c.Secrets() {
 		objs = append(objs, s)
+	}
+	for _, o := range c.AllGenericObjects() {
+		objs = append(objs, o)
 	}
 	for _, d := range c.DaemonSets() {
 		objs = append(objs, d)

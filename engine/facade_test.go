@@ -160,7 +160,8 @@ func TestCompleteFacade(t *testing.T) {
 func TestExportObjects(t *testing.T) {
 	s := New(Options{})
 	text := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: logging\n---\n" + enginetest.DaemonSetYAML("logging", "web", "nginx:1.23") +
-		"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: bare\nspec:\n  containers:\n  - name: c\n    image: nginx:1.23\n"
+		"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: bare\nspec:\n  containers:\n  - name: c\n    image: nginx:1.23\n" +
+		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\nrules: []\n"
 	if _, err := s.Apply("m.yaml", text); err != nil {
 		t.Fatal(err)
 	}
@@ -176,11 +177,13 @@ func TestExportObjects(t *testing.T) {
 			got = append(got, "ds/"+o.Namespace+"/"+o.Name)
 		case *api.Pod:
 			got = append(got, "pod/"+o.Namespace+"/"+o.Name)
+		case *api.GenericObject:
+			got = append(got, o.GroupResource()+"/"+o.Name)
 		default:
 			got = append(got, fmt.Sprintf("%T", o))
 		}
 	}
-	want := []string{"ns/logging", "node/control-plane", "node/node-1", "node/node-2", "ds/logging/web", "pod/default/bare"}
+	want := []string{"ns/logging", "node/control-plane", "node/node-1", "node/node-2", "clusterroles.rbac.authorization.k8s.io/reader", "ds/logging/web", "pod/default/bare"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ExportObjects = %q, want %q", got, want)
 	}

@@ -68,9 +68,24 @@ func (c *Cluster) configStore() *configObjects {
 		if s.configMaps[key] == nil {
 			s.configMaps[key] = rootCAConfigMap(name, hashedUID("ConfigMap/"+key+"/"+ns.UID), ns.CreationTimestamp, rv)
 		}
+		key = Key(name, LegacyTokenTrackingConfigMapName)
+		if name == api.NamespaceSystem && s.configMaps[key] == nil {
+			s.configMaps[key] = &api.ConfigMap{
+				TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+				ObjectMeta: api.ObjectMeta{Name: LegacyTokenTrackingConfigMapName, Namespace: name,
+					UID: hashedUID("ConfigMap/" + key + "/" + ns.UID), CreationTimestamp: ns.CreationTimestamp, ResourceVersion: rv},
+				Data: map[string]string{"since": ns.CreationTimestamp.UTC().Format("2006-01-02")},
+			}
+		}
 	}
 	return s
 }
+
+// LegacyTokenTrackingConfigMapName is the ConfigMap in kube-system the API
+// server's legacy-token-tracking controller writes when it starts
+// (pkg/controlplane/controller/legacytokentracking: ConfigMapName, its
+// "since" key the date, 2006-01-02, tracking began).
+const LegacyTokenTrackingConfigMapName = "kube-apiserver-legacy-service-account-token-tracking"
 
 // rootCAConfigMap is the kube-root-ca.crt ConfigMap of namespace ns.
 func rootCAConfigMap(ns, uid string, created time.Time, rv string) *api.ConfigMap {

@@ -21,7 +21,8 @@ func TestNamespaceDefaults(t *testing.T) {
 	if got := strings.Join(names, " "); got != "default/default kube-node-lease/default kube-public/default kube-system/default" {
 		t.Fatalf("service accounts %s", got)
 	}
-	if len(c.ConfigMaps()) != 4 || c.ConfigMap("kube-system", api.RootCAConfigMapName).Data["ca.crt"] != RootCACertificate {
+	if len(c.ConfigMaps()) != 5 || c.ConfigMap("kube-system", api.RootCAConfigMapName).Data["ca.crt"] != RootCACertificate ||
+		c.ConfigMap("kube-system", LegacyTokenTrackingConfigMapName).Data["since"] != Epoch.Format("2006-01-02") {
 		t.Fatalf("config maps %v", c.ConfigMaps())
 	}
 	if c.NewUID() != ref.NewUID() || c.ResourceVersion() != ref.ResourceVersion() {

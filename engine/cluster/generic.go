@@ -40,6 +40,27 @@ func (c *Cluster) GenericObjects(groupResource string) []*api.GenericObject {
 	return out
 }
 
+// AllGenericObjects returns every stored object of the kinds no component
+// acts on, sorted by resource ("clusterroles.rbac.authorization.k8s.io",
+// "deployments.apps", "services"), then namespace, then name.
+func (c *Cluster) AllGenericObjects() []*api.GenericObject {
+	out := make([]*api.GenericObject, 0, len(c.generic))
+	for _, o := range c.generic {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if ga, gb := a.GroupResource(), b.GroupResource(); ga != gb {
+			return ga < gb
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
 // CreateGenericObject stores a new object (UID, creation time,
 // resourceVersion filled; generation 1 for an object with a spec, as the
 // registry strategies of Deployment, PodDisruptionBudget ... set it).
