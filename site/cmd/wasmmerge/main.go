@@ -3,7 +3,7 @@
 // writes) and reports what it saved:
 //
 //	go run ./site/cmd/wasmmerge -o out.wasm in.wasm    # merge in.wasm into out.wasm
-//	go run ./site/cmd/wasmmerge -sizes in.wasm         # raw, gzip -9 and brotli before and after (make wasm-size)
+//	go run ./site/cmd/wasmmerge -sizes in.wasm         # raw, gzip -9 and brotli -q 11 before and after (make wasm-size)
 //	go run ./site/cmd/wasmmerge -sizes -gaps 0,64,4096 in.wasm   # the same for several gaps
 //	wasmmerge -exec prog.wasm ARGS...                  # merge, then run under Node with Go's go_js_wasm_exec
 //
@@ -25,8 +25,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/andybalholm/brotli"
-
+	"github.com/dsplayground/dsplay/site"
 	"github.com/dsplayground/dsplay/site/internal/wasmdata"
 )
 
@@ -35,7 +34,7 @@ func main() {
 	gaps := flag.String("gaps", "", "with -sizes: a comma-separated list of gaps to measure")
 	out := flag.String("o", "", "write the merged module to this file")
 	sizes := flag.Bool("sizes", false, "print raw, gzip -9 and brotli sizes before and after")
-	brotliQ := flag.Int("brotli", 11, "with -sizes: brotli quality (0: no brotli)")
+	brotliQ := flag.Int("brotli", 11, "with -sizes: brotli quality, as the .br files are compressed (11: 30-80 s a module, cached by content; 0: no brotli)")
 	execMode := flag.Bool("exec", false, "merge the module, then run it under Node with the remaining arguments")
 	flag.Parse()
 	log.SetFlags(0)
@@ -81,11 +80,12 @@ func main() {
 // status. A module that cannot be merged is an error: the point is to run
 // the merged one.
 func runMerged(prog string, in []byte, gap int, args []string) int {
-	m, _, err := wasmdata.Merge(in, gap)
+	m, st, err := wasmdata.Merge(in, gap)
 	if err != nil {
 		log.Printf("%s: %v", prog, err)
 		return 2
 	}
+	log.Printf("running %s with its data segments merged: %d → %d", filepath.Base(prog), st.SegmentsIn, st.SegmentsOut)
 	tmp := filepath.Join(filepath.Dir(prog), "merged."+filepath.Base(prog))
 	if err := os.WriteFile(tmp, m, 0o755); err != nil {
 		log.Print(err)
@@ -151,11 +151,11 @@ func measure(b []byte, brotliQ int) compressed {
 	})
 	if brotliQ > 0 {
 		wg.Go(func() {
-			var buf bytes.Buffer
-			bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQ, LGWin: 24})
-			bw.Write(b)
-			bw.Close()
-			c.br = int64(buf.Len())
+			br, err := site.Brotli(b, brotliQ)
+			if err != nil {
+				log.Fatal(err)
+			}
+			c.br = int64(len(br))
 		})
 	}
 	wg.Wait()
