@@ -272,11 +272,11 @@ type MergeReport struct {
 
 // MergeWasm merges the data segments of a module the Go linker wrote
 // (wasmdata.Merge with wasmdata.DefaultMaxGap: runs of small segments
-// separated by at most 4 KiB of zeros become one segment, the memory image
-// unchanged byte for byte; about 185 KB less gzip for the playground).
+// separated by at most 64 zero bytes become one segment, the memory image
+// unchanged byte for byte: for the playground 100,000 segments become 89,
+// 185 KB less gzip -9 and 118 KB less brotli -q 11, 1 MB more raw).
 // When the merge fails or its result fails verification it returns module
-// as it is and logs why, naming the module by name. Both are for the
-// native build only.
+// as it is and logs why, naming the module by name.
 func MergeWasm(name string, module []byte) ([]byte, MergeReport) {
 	start := time.Now()
 	out, st, err := wasmdata.Merge(module, wasmdata.DefaultMaxGap)
