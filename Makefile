@@ -4,7 +4,7 @@
 GO ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: serve build bundle test test-go test-wasm chromium worker worker-deps examples bench bench-stage wasm-size fmt vet generate
+.PHONY: serve build bundle test test-go test-wasm test-wasm-merged chromium worker worker-deps examples bench bench-stage wasm-size fmt vet generate
 
 # The web root (site/dist: hashed wasm, scripts and styles with .br and .gz
 # siblings, embed.html) served by site/web, the handler the Worker runs too.
@@ -21,12 +21,20 @@ bundle:
 test: chromium worker-deps vet
 	$(GO) test -timeout 20m ./...
 	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory test-wasm-merged
 	$(MAKE) --no-print-directory examples
 
 # The browser app's own unit tests, compiled for GOOS=js and run under Node
 # (go_js_wasm_exec ships with Go).
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./wasm
+
+# The same tests from the test binary with its data segments merged, as
+# site.Build merges the served wasm (site/cmd/wasmmerge -exec merges, then
+# runs go_js_wasm_exec).
+test-wasm-merged:
+	$(GO) build -o bin/wasmmerge ./site/cmd/wasmmerge
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(CURDIR)/bin/wasmmerge -exec" ./wasm
 
 # The browser tests need Debian's chromium: install it when we can (root),
 # otherwise say exactly what to run.
@@ -77,10 +85,14 @@ bench:
 bench-stage: chromium
 	$(GO) test -run '^$$' -bench StageFrames -benchtime 2x ./site/browsertest
 
-# What a learner downloads.
+# What a learner downloads: the wasm as linked and as served (its data
+# segments merged, site/internal/wasmdata), raw, gzip -9 and brotli (quality
+# BROTLI, 11 as served by make build and the Worker: a minute or two the
+# first time, cached by content; BROTLI=0 skips it).
+BROTLI ?= 11
 wasm-size:
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o /tmp/dsplay-size.wasm ./wasm && \
-	  echo "raw $$(stat -c %s /tmp/dsplay-size.wasm) bytes, gzip -9 $$(gzip -9 -c /tmp/dsplay-size.wasm | wc -c) bytes"
+	  $(GO) run ./site/cmd/wasmmerge -sizes -brotli $(BROTLI) /tmp/dsplay-size.wasm
 
 vet:
 	$(GO) vet ./...

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"os"
 	"os/exec"
 	"path"
@@ -36,6 +37,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"github.com/dsplayground/dsplay/site/internal/wasmdata"
 	"github.com/dsplayground/dsplay/site/web"
 )
 
@@ -58,6 +60,9 @@ type BuildOptions struct {
 	// content under the user cache directory). Tests use a lower level.
 	// Negative: no .br files.
 	BrotliQuality int
+	// LinkedWasm serves the wasm as the linker wrote it, without merging
+	// its data segments (see MergeWasm): for measurements.
+	LinkedWasm bool
 }
 
 // BuildResult describes a built web root.
@@ -73,6 +78,8 @@ type BuildResult struct {
 	// WasmBytes, WasmGzipBytes and WasmBrotliBytes are the sizes of the
 	// wasm and its .gz and .br siblings (0 when not written).
 	WasmBytes, WasmGzipBytes, WasmBrotliBytes int64
+	// WasmMerge says how MergeWasm changed the linker's wasm.
+	WasmMerge MergeReport
 	// Took is the wall time of the build.
 	Took time.Duration
 }
@@ -106,7 +113,8 @@ func Build(ctx context.Context, dir string) (*BuildResult, error) {
 //
 //   - main.<hash>.wasm: the module's ./wasm package built with
 //     GOOS=js GOARCH=wasm -trimpath -ldflags="-s -w" (the go command on
-//     PATH or $GOROOT/bin/go, run in the module root);
+//     PATH or $GOROOT/bin/go, run in the module root), its data segments
+//     merged by MergeWasm (unless o.LinkedWasm);
 //   - wasm_exec.<hash>.js from the Go installation that built it (the two
 //     must match), and every .js and .css of static/ under a hashed name;
 //   - every .html of static/ with its src/href references rewritten to the
@@ -155,6 +163,10 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 	os.Remove(tmpWasm)
 	if err != nil {
 		return nil, err
+	}
+	var merge MergeReport
+	if !o.LinkedWasm {
+		wasm, merge = MergeWasm("main.wasm", wasm)
 	}
 
 	// wasm_exec.js from the same Go installation.
@@ -213,7 +225,7 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 		pages[name] = out
 	}
 
-	res := &BuildResult{Dir: dir, Assets: assets, WasmName: assets["main.wasm"], WasmBytes: int64(len(wasm))}
+	res := &BuildResult{Dir: dir, Assets: assets, WasmName: assets["main.wasm"], WasmBytes: int64(len(wasm)), WasmMerge: merge}
 	written := map[string]bool{}
 	if err := writeAll(dir, files, o, written); err != nil {
 		return nil, err
@@ -244,6 +256,38 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 	}
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// MergeReport describes what MergeWasm did to a module.
+type MergeReport struct {
+	// LinkedBytes and Bytes are the module's sizes in bytes as linked and
+	// as served; LinkedSegments and Segments count its data segments.
+	LinkedBytes, Bytes       int
+	LinkedSegments, Segments int
+	// Took is the wall time of merging and verifying.
+	Took time.Duration
+	// Err says why the module is served as linked (nil: merged).
+	Err error
+}
+
+// MergeWasm merges the data segments of a module the Go linker wrote
+// (wasmdata.Merge with wasmdata.DefaultMaxGap: runs of small segments
+// separated by at most 64 zero bytes become one segment, the memory image
+// unchanged byte for byte: for the playground 100,000 segments become 89,
+// 185 KB less gzip -9 and 118 KB less brotli -q 11, 1 MB more raw).
+// When the merge fails or its result fails verification it returns module
+// as it is and logs why, naming the module by name.
+func MergeWasm(name string, module []byte) ([]byte, MergeReport) {
+	start := time.Now()
+	out, st, err := wasmdata.Merge(module, wasmdata.DefaultMaxGap)
+	r := MergeReport{LinkedBytes: len(module), LinkedSegments: st.SegmentsIn, Took: time.Since(start), Err: err}
+	if err != nil {
+		log.Printf("serving %s as linked, its data segments unmerged: %v", name, err)
+		r.Bytes, r.Segments = len(module), st.SegmentsIn
+		return module, r
+	}
+	r.Bytes, r.Segments = len(out), st.SegmentsOut
+	return out, r
 }
 
 // EmbedPage returns embed.html for index.html: the same page with
@@ -352,6 +396,11 @@ func gzipBytes(b []byte) []byte {
 	zw.Close()
 	return buf.Bytes()
 }
+
+// Brotli compresses b as the .br siblings are: at the given quality (1 to
+// 11) with a 16 MiB window, cached by content at quality 10 and 11 for
+// inputs of 1 MB and more (see brotliBytes).
+func Brotli(b []byte, quality int) ([]byte, error) { return brotliBytes(b, quality) }
 
 // brotliCacheKeep is how many cached .br files brotliBytes keeps.
 const brotliCacheKeep = 6

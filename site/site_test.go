@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/examples"
+	"github.com/dsplayground/dsplay/site/internal/wasmdata"
 	"github.com/dsplayground/dsplay/site/web"
 )
 
@@ -190,6 +191,15 @@ func TestBuild(t *testing.T) {
 	}
 	if res.WasmName != res.Assets["main.wasm"] || res.WasmBytes < 1e6 || res.WasmGzipBytes == 0 || res.WasmBrotliBytes == 0 || res.WasmBrotliBytes >= res.WasmBytes {
 		t.Errorf("result %+v", res)
+	}
+	// The served wasm is the merged one (MergeWasm).
+	if m := res.WasmMerge; m.Err != nil || m.Segments >= m.LinkedSegments || int64(m.Bytes) != res.WasmBytes {
+		t.Errorf("the wasm's data segments were not merged: %+v", m)
+	}
+	if served, err := os.ReadFile(filepath.Join(dir, res.WasmName)); err != nil {
+		t.Error(err)
+	} else if segs, err := wasmdata.Segments(served); err != nil || len(segs) != res.WasmMerge.Segments {
+		t.Errorf("the served wasm has %d data segments (%v), the build says %d", len(segs), err, res.WasmMerge.Segments)
 	}
 	for _, page := range []string{"index.html", "embed.html"} {
 		b, err := os.ReadFile(filepath.Join(dir, page))

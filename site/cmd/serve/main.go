@@ -56,8 +56,9 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		log.Printf("built %s in %.1fs: %s %.2f MB (gzip %.2f MB, brotli %.2f MB)", res.Dir, res.Took.Seconds(),
-			res.WasmName, float64(res.WasmBytes)/1e6, float64(res.WasmGzipBytes)/1e6, float64(res.WasmBrotliBytes)/1e6)
+		log.Printf("built %s in %.1fs: %s %.2f MB (gzip %.2f MB, brotli %.2f MB; %d data segments, %d as linked, merged in %d ms)", res.Dir, res.Took.Seconds(),
+			res.WasmName, float64(res.WasmBytes)/1e6, float64(res.WasmGzipBytes)/1e6, float64(res.WasmBrotliBytes)/1e6,
+			res.WasmMerge.Segments, res.WasmMerge.LinkedSegments, res.WasmMerge.Took.Milliseconds())
 	} else if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
 		log.Fatalf("%s has no index.html: build it first (go run ./site/cmd/serve -build-only)", *dir)
 	}

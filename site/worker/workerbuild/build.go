@@ -5,7 +5,8 @@
 // The output directory (site/worker/build for `make worker`) gets:
 //
 //	assets/            the web root, written by site.Build (uploaded as Workers Static Assets)
-//	worker/app.wasm    ./site/worker for GOOS=js GOARCH=wasm (-trimpath -s -w)
+//	worker/app.wasm    ./site/worker for GOOS=js GOARCH=wasm (-trimpath -s -w),
+//	                   its data segments merged (site.MergeWasm)
 //	worker/entry.mjs   the entry module, copied from site/worker/entry.mjs
 //	worker/worker.mjs, runtime.mjs, wasm_exec.js
 //	                   syumai/workers' JS glue, written by its generator
@@ -40,6 +41,8 @@ type Result struct {
 	// gzip -9 (Cloudflare limits a Worker by its compressed size: 3 MB on
 	// the free plan, 10 MB on the paid one).
 	WasmBytes, WasmGzipBytes int64
+	// WasmMerge says how site.MergeWasm changed worker/app.wasm.
+	WasmMerge site.MergeReport
 	// AssetFiles and AssetBytes count the web root.
 	AssetFiles int
 	AssetBytes int64
@@ -127,6 +130,16 @@ func BuildWith(ctx context.Context, dir string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Its data segments merged, as the web root's wasm (site.MergeWasm:
+	// the module as linked when that fails).
+	merged, r := site.MergeWasm("worker/app.wasm", raw)
+	res.WasmMerge = r
+	if r.Err == nil {
+		if err := os.WriteFile(wasm, merged, 0o644); err != nil {
+			return nil, err
+		}
+		raw = merged
+	}
 	res.WasmBytes = int64(len(raw))
 	res.WasmGzipBytes = gzipSize(raw)
 
@@ -158,7 +171,8 @@ func (r *Result) Summary() string {
 	var b strings.Builder
 	mb := func(n int64) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
 	fmt.Fprintf(&b, "built the Worker in %s (%.1fs)\n", r.Dir, r.Took.Seconds())
-	fmt.Fprintf(&b, "  Worker wasm  worker/app.wasm: %s raw, %s gzip -9", mb(r.WasmBytes), mb(r.WasmGzipBytes))
+	fmt.Fprintf(&b, "  Worker wasm  worker/app.wasm: %s raw, %s gzip -9, %d data segments (%d as linked)", mb(r.WasmBytes), mb(r.WasmGzipBytes),
+		r.WasmMerge.Segments, r.WasmMerge.LinkedSegments)
 	switch {
 	case r.WasmGzipBytes <= FreePlanLimit:
 		fmt.Fprintf(&b, " (fits the free plan's 3 MiB and the paid plan's 10 MiB)\n")
