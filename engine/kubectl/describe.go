@@ -216,7 +216,13 @@ func describeEvents(w *prefixWriter, events []*api.Event, now time.Time) {
 		if e.Count > 1 {
 			interval = fmt.Sprintf("%s (x%d over %s)", translateTimestampSince(e.LastTimestamp, now), e.Count, first)
 		}
-		w.write(1, "%v\t%v\t%s\t%v\t%v\n", e.Type, e.Reason, interval, e.Source.Component, strings.TrimSpace(e.Message))
+		// kubectl 1.37 puts the involved object's field path (a kubelet
+		// event's spec.containers{web}) before the message
+		msg := strings.TrimSpace(e.Message)
+		if e.InvolvedObject.FieldPath != "" {
+			msg = e.InvolvedObject.FieldPath + ": " + msg
+		}
+		w.write(1, "%v\t%v\t%s\t%v\t%v\n", e.Type, e.Reason, interval, e.Source.Component, msg)
 	}
 }
 
