@@ -201,11 +201,14 @@ func (a *app) embedWarning(msg string) {
 // cluster (not on the default example).
 func (a *app) preloadFromURL(q js.Value) bool {
 	e := emb
+	if a.restoreAtLoad() {
+		return true // the saved session (autosave.go)
+	}
 	var load func() error
 	hash := global.Get("location").Get("hash").String()
 	switch {
 	case hasFragment(hash):
-		frag, _ := fragmentParam(hash, "s")
+		frag, _ := session.FragmentParam(hash, "s")
 		data, err := session.DecodeFragment(frag)
 		if err != nil {
 			// a clean cluster and the error, rather than the default
@@ -218,7 +221,7 @@ func (a *app) preloadFromURL(q js.Value) bool {
 			if err := a.replayInto("shared scenario", data); err != nil {
 				return err
 			}
-			if v, _ := fragmentParam(hash, "watch"); v == "1" {
+			if v, _ := session.FragmentParam(hash, "watch"); v == "1" {
 				// made with "play it from the start": the playback starts
 				// once the page is up
 				var f js.Func
@@ -282,7 +285,7 @@ func (a *app) preloadFromURL(q js.Value) bool {
 
 // hasFragment reports whether a location.hash holds a share fragment.
 func hasFragment(hash string) bool {
-	v, ok := fragmentParam(hash, "s")
+	v, ok := session.FragmentParam(hash, "s")
 	return ok && v != ""
 }
 

@@ -312,11 +312,17 @@ func (a *app) adopt(rec *engine.Recorder, name string) error {
 // offerRestore says in the console that the learner's cluster is set
 // aside (fresh: now, to open name), with a "Restore my cluster" button.
 func (a *app) offerRestore(stashed *engine.Recorder, name string, fresh bool) {
-	n := el("div", "note restore-note")
 	msg := fmt.Sprintf("Your own cluster (t = %s) was set aside to open %s. ", formatElapsed(stashed.Live().Elapsed()), name)
 	if !fresh {
 		msg = fmt.Sprintf("Your own cluster (t = %s) is still set aside: %s replaced the cluster opened over it. ", formatElapsed(stashed.Live().Elapsed()), name)
 	}
+	a.restoreNote(stashed, msg)
+}
+
+// restoreNote says msg in the console with a "Restore my cluster" button
+// that brings back stashed while it is the one set aside.
+func (a *app) restoreNote(stashed *engine.Recorder, msg string) {
+	n := el("div", "note restore-note")
 	n.Call("appendChild", document.Call("createTextNode", msg))
 	b := textEl("button", "ctl restore-own", "Restore my cluster")
 	b.Set("type", "button")
@@ -338,10 +344,14 @@ func (a *app) offerRestore(stashed *engine.Recorder, name string, fresh bool) {
 // when the session was exported), a console note (with the buttons given:
 // an import's Undo).
 func (a *app) showReplayed(name string, buttons ...js.Value) {
+	a.showReplayedSaying(fmt.Sprintf("Replayed %s: %s, now at t=%s.", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())), buttons...)
+}
+
+// showReplayedSaying is showReplayed with the console's note msg.
+func (a *app) showReplayedSaying(msg string, buttons ...js.Value) {
 	if text, ok := a.rec.Live().Files[manifestFile]; ok {
 		a.ed.setText(text)
 	}
-	msg := fmt.Sprintf("Replayed %s: %s, now at t=%s.", name, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed()))
 	watch := a.tl.ok() && len(a.rec.Inputs()) > 0
 	if watch || len(buttons) > 0 {
 		n := textEl("div", "note watch-note", msg+" ")
@@ -447,7 +457,7 @@ func (a *app) initImportExport() {
 		if !hasFragment(hash) {
 			return
 		}
-		frag, _ := fragmentParam(hash, "s")
+		frag, _ := session.FragmentParam(hash, "s")
 		data, err := session.DecodeFragment(frag)
 		if err == nil {
 			err = a.loadScenario("share link", data)

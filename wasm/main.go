@@ -98,6 +98,7 @@ type app struct {
 	view *view
 	ed   *editor
 	kc   *console
+	save *autosave // the session kept in the browser (autosave.go)
 
 	stopped   bool
 	lastPanic string
@@ -178,6 +179,8 @@ func (a *app) start() (err error) {
 	a.initStage()
 	stepPace = !urlParam("instant")
 	a.initLessons() // lessons and exercises (lesson.go)
+	a.initAutosave()
+	a.initAbout()
 
 	// What the URL asks for (embed mode, a share link, a lesson: embed.go);
 	// otherwise the default example, applied: its pods appear over the
@@ -270,6 +273,7 @@ func (a *app) frame(_ js.Value, args []js.Value) any {
 	a.tl.frame()
 	a.cmp.frame()
 	a.lessonsFrame() // an open exercise observes and checks (gallery.go, exercise.go)
+	a.save.frame()   // the session kept in the browser (autosave.go)
 	a.view.sweep()
 	pm.frame() // postMessage: the new decisions, to an embedding page (postmessage.go)
 	return nil

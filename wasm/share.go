@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -47,7 +48,13 @@ func exportScenario(rec *engine.Recorder, title string, markFailures bool) []byt
 // when it worked and the scenario records a context, hands the context
 // to afterReplay.
 func replayScenario(rec *engine.Recorder, name string, data []byte) error {
-	c, err := session.Replay(rec, name, data)
+	return replayScenarioWithin(rec, name, data, session.ReplayWallBudget)
+}
+
+// replayScenarioWithin is replayScenario with a wall-time budget of its
+// own (a saved session's restore: restoreBudget).
+func replayScenarioWithin(rec *engine.Recorder, name string, data []byte, budget time.Duration) error {
+	c, err := session.ReplayUntil(rec, name, data, time.Now().Add(budget))
 	if err == nil && c != nil && afterReplay != nil {
 		afterReplay(rec, *c)
 	}
@@ -115,18 +122,6 @@ func encodeFragment(data []byte, done func(string, error)) {
 		}
 		done(base64.RawURLEncoding.EncodeToString(b), nil)
 	})
-}
-
-// fragmentParam returns the value of key in a URL fragment of the form
-// "#k=v&k2=v2" ("" and false when absent).
-func fragmentParam(hash, key string) (string, bool) {
-	hash = strings.TrimPrefix(hash, "#")
-	for _, part := range strings.Split(hash, "&") {
-		if k, v, ok := strings.Cut(part, "="); ok && k == key {
-			return v, true
-		}
-	}
-	return "", false
 }
 
 // The Share button and its panel (index.html's share region): the link,

@@ -99,14 +99,9 @@ func encodeSync(t *testing.T, data []byte) string {
 	return ""
 }
 
-// fragmentParam reads the page's URL fragment. (The cases of isScenario,
-// once tested here, are session.IsScenario's, tested natively.)
-func TestFragmentParam(t *testing.T) {
-	for hash, want := range map[string]string{"#s=abc": "abc", "#x=1&s=q_-": "q_-", "#s=": "", "": "", "#sx=1": ""} {
-		if got, _ := fragmentParam(hash, "s"); got != want {
-			t.Errorf("fragmentParam(%q) = %q, want %q", hash, got, want)
-		}
-	}
+// hasFragment tells a share link's fragment (session.FragmentParam is
+// tested natively, as are the cases of isScenario, session.IsScenario).
+func TestHasFragment(t *testing.T) {
 	if hasFragment("#s=") || !hasFragment("#s=a") {
 		t.Errorf("hasFragment")
 	}

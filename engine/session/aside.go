@@ -28,6 +28,17 @@ func (s *Aside) Open(cur *engine.Recorder, editor string, opened bool, file, exa
 	return true
 }
 
+// Hold sets rec aside with the editor's text (the learner's own cluster
+// given back from the browser's storage at load), unless one is held.
+func (s *Aside) Hold(rec *engine.Recorder, editor string) {
+	if s.rec == nil {
+		s.rec, s.editor = rec, editor
+	}
+}
+
+// Peek returns the cluster set aside and its editor text, keeping them.
+func (s *Aside) Peek() (*engine.Recorder, string) { return s.rec, s.editor }
+
 // Held returns the cluster set aside, or nil.
 func (s *Aside) Held() *engine.Recorder { return s.rec }
 

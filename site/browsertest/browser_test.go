@@ -209,9 +209,13 @@ func open(t testing.TB, query string) *page {
 // openURL opens a new tab on url (the playground served elsewhere: a plain
 // file server, file://, embed.html) and waits until the Go program is
 // ready; lesson steps then play without slow motion (dsplay.pace(false)).
-func openURL(t testing.TB, url string) *page {
+func openURL(t testing.TB, url string) *page { return openURLIn(t, url, nil) }
+
+// openURLIn is openURL in a tab beside beside's (the same visitor's
+// storage; nil: a new visitor).
+func openURLIn(t testing.TB, url string, beside *page) *page {
 	t.Helper()
-	p := newTab(t)
+	p := newTabIn(t, beside)
 	start := time.Now()
 	if err := chromedp.Do(p.ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
@@ -222,11 +226,24 @@ func openURL(t testing.TB, url string) *page {
 	return p
 }
 
-// newTab opens a blank tab with its console collected (setup first).
-func newTab(t testing.TB) *page {
+// newTab opens a blank tab with its console collected (setup first), in a
+// browser context of its own: a new visitor, with no storage (the saved
+// session, the history) left by another test.
+func newTab(t testing.TB) *page { return newTabIn(t, nil) }
+
+// newTabIn opens a blank tab beside the tab of p (the same browser
+// context: the same storage, as a second tab of one visitor), or in a new
+// browser context when p is nil.
+func newTabIn(t testing.TB, p0 *page) *page {
 	t.Helper()
 	setup(t)
-	tab, cancel := chromedp.NewContext(browser)
+	var tab context.Context
+	var cancel context.CancelFunc
+	if p0 != nil {
+		tab, cancel = chromedp.NewContext(p0.ctx)
+	} else {
+		tab, cancel = chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	}
 	t.Cleanup(func() { cancel() })
 	ctx, cancelT := context.WithTimeout(tab, 2*time.Minute)
 	t.Cleanup(cancelT)

@@ -29,7 +29,7 @@ func TestEmbedForeignOriginNeverReadsHistory(t *testing.T) {
 		return fmt.Sprintf(parentHTML, iframe(embedURL("paused&start=auto&panes=console&origin="+url.QueryEscape(parentOrigin)), 600, 400), baseURL)
 	})
 	parentOrigin = parent.URL
-	q := openParent(t, parent.URL+"/evil.html")
+	q := openParentBeside(t, parent.URL+"/evil.html", p) // the same visitor's storage
 	q.waitJS(`events(0, "dsplay:ready").length === 1`, "dsplay:ready from the embed")
 	for i, cmd := range []string{"history", "kubectl get nodes --show-labels", "help"} {
 		id := fmt.Sprintf("r%d", i)

@@ -80,7 +80,14 @@ func serveHTML(t *testing.T, body func(r *http.Request) string) *httptest.Server
 // openParent opens a tab on a parent page (no waiting for any embed).
 func openParent(t *testing.T, pageURL string) *page {
 	t.Helper()
-	p := newTab(t)
+	return openParentBeside(t, pageURL, nil)
+}
+
+// openParentBeside is openParent in the browser context of beside's tab
+// (nil: a new one).
+func openParentBeside(t *testing.T, pageURL string, beside *page) *page {
+	t.Helper()
+	p := newTabIn(t, beside)
 	if err := chromedp.Do(p.ctx, chromedp.Navigate(pageURL)); err != nil {
 		t.Fatal(err)
 	}
