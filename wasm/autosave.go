@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -55,6 +56,10 @@ type autosave struct {
 	ownRec  *engine.Recorder
 	status  js.Value // the top bar's note
 	claim   js.Value // its "Save this tab instead" button
+	// live: the address bar holds the session's share link, kept up to
+	// date at each save (the Share panel's opt-in); liveTooLong: the
+	// session has outgrown a link (said once).
+	live, liveTooLong bool
 }
 
 // saveMark is what a save depends on: a save is needed when it changed.
@@ -76,7 +81,14 @@ func (a *app) initAutosave() {
 		return
 	}
 	if _, _, ok := storage(savedKey); !ok {
-		s.show("Not saved", "This browser keeps no data for this page (storage is blocked, as in some private windows): a reload starts over. Share or Download scenario keeps your work.", true)
+		const why = "This browser keeps no data for this page (storage is blocked, as in some private windows): a reload starts over. Share or Download scenario keeps your work."
+		s.show("Not saved", why, true)
+		if b := byID("share-live"); b.Truthy() {
+			b.Get("parentElement").Set("hidden", true) // it follows the saves
+		}
+		if n := byID("autosave-note"); n.Truthy() {
+			n.Set("textContent", why)
+		}
 		return
 	}
 	s.on = true
@@ -91,15 +103,25 @@ func (a *app) initAutosave() {
 	if s.claim.Truthy() {
 		a.listen(dom.WrapElement(s.claim), "click", func(dom.Event) { s.takeOver() })
 	}
+	if b := byID("share-live"); b.Truthy() {
+		if st, key, ok := storage(liveKey); ok {
+			func() {
+				defer func() { recover() }()
+				s.live = st.Call("getItem", key).Type() == js.TypeString
+			}()
+		}
+		b.Set("checked", s.live)
+		a.listen(dom.WrapElement(b), "change", func(dom.Event) { s.setLive(b.Get("checked").Bool()) })
+	}
 	if b := byID("start-over"); b.Truthy() {
 		b.Set("hidden", false)
 		a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.startOver() })
 	}
-	s.show("Saved in this browser", savedTitle, false)
+	s.show("Saved", savedTitle, false)
 }
 
 // savedTitle explains the top bar's note while saving works.
-const savedTitle = "Your session (manifests, commands, clock, the lesson open) is kept in this browser as you work: a reload or a closed tab gives it back. Start over clears it."
+const savedTitle = "Saved in this browser: your session (manifests, commands, clock, the lesson open) is kept as you work, and a reload or a closed tab gives it back. Share → Start over clears it."
 
 // tabToken returns this tab's token: kept in sessionStorage, so a reload
 // of the tab is the same tab, else new.
@@ -204,6 +226,64 @@ func (s *autosave) saveIfChanged() {
 	s.last = m
 	s.save()
 	s.saveOwn()
+	if s.live {
+		s.updateAddress()
+	}
+}
+
+// liveKey remembers the Share panel's "Keep the link in the address bar".
+const liveKey = "share.live"
+
+// setLive turns the live address on or off (and remembers it); on, the
+// address is brought up to date at once.
+func (s *autosave) setLive(on bool) {
+	s.live = on
+	v := ""
+	if on {
+		v = "1"
+	}
+	s.write(liveKey, v)
+	if on {
+		s.updateAddress()
+	}
+}
+
+// updateAddress puts the session's share link in the address bar
+// (history.replaceState: no new history entry, no reload) and saves again,
+// so the saved record's Origin is the new address. A session too long for
+// a link leaves the address without a fragment, said once.
+func (s *autosave) updateAddress() {
+	a := s.a
+	a.linkOf(exportScenario(a.rec, "", false), func(link string, frag, _ int, err error) {
+		defer a.recoverAt("live share link")
+		if err != nil {
+			return
+		}
+		if frag > session.MaxShareFragment {
+			link = global.Get("location").Get("href").String()
+			if i := strings.IndexByte(link, '#'); i >= 0 {
+				link = link[:i]
+			}
+			if !s.liveTooLong {
+				s.liveTooLong = true
+				a.kc.note("The cluster's history is now too long for the address bar: the address no longer holds a link (Share → Download scenario keeps it).\n")
+			}
+		} else {
+			s.liveTooLong = false
+			// the address keeps its query (paused, a lesson named: a
+			// fragment takes precedence over what the query opens)
+			if q := global.Get("location").Get("search").String(); q != "" && !strings.Contains(strings.SplitN(link, "#", 2)[0], "?") {
+				link = strings.Replace(link, "#s=", q+"#s=", 1)
+			}
+		}
+		if link == global.Get("location").Get("href").String() {
+			return
+		}
+		global.Get("history").Call("replaceState", global.Get("history").Get("state"), "", link)
+		if s.on && !s.yielded {
+			s.save()
+		}
+	})
 }
 
 // save writes the page's session (session.EncodeSaved), and says in the top
@@ -262,7 +342,7 @@ func (s *autosave) failed(err error) {
 	switch {
 	case err == nil && s.problem != "":
 		s.problem = ""
-		s.show("Saved in this browser", savedTitle, false)
+		s.show("Saved", savedTitle, false)
 	case err != nil && err.Error() != s.problem:
 		s.problem = err.Error()
 		s.show("Not saved", "The last change was not saved in this browser: "+s.problem+". Share or Download scenario keeps your work.", true)
@@ -299,7 +379,7 @@ func (s *autosave) takeOver() {
 	if s.claim.Truthy() {
 		s.claim.Set("hidden", true)
 	}
-	s.show("Saved in this browser", savedTitle, false)
+	s.show("Saved", savedTitle, false)
 	s.last = saveMark{}
 	s.saveNow()
 }
@@ -380,7 +460,8 @@ func (a *app) restoreSaved(rec session.Saved) error {
 	}
 	dropResetNotes()
 	when := global.Get("Date").New(rec.SavedAt).Call("toLocaleString").String()
-	a.showReplayedSaying(fmt.Sprintf("Restored your session from this browser (saved %s): %s, now at t=%s. Start over clears it.", when, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())))
+	defer a.madeByNote(data)
+	a.showReplayedSaying(fmt.Sprintf("Restored your session from this browser (saved %s): %s, now at t=%s. Share → Start over clears it.", when, plural(len(a.rec.Inputs()), "action"), formatElapsed(a.rec.Live().Elapsed())))
 	a.save.last = a.save.mark()
 	a.save.lastMs = nowMs()
 	return nil
@@ -437,6 +518,10 @@ func (a *app) startOver() {
 		return
 	}
 	a.flushJobs()
+	if sp := byID("share-panel"); sp.Truthy() {
+		sp.Set("hidden", true)
+		byID("share").Call("setAttribute", "aria-expanded", "false")
+	}
 	prev, text := a.rec, a.ed.ta.Get("value").String()
 	if lessons != nil && lessons.cur != nil {
 		lessons.close()

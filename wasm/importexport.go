@@ -272,6 +272,7 @@ func (a *app) loadScenario(name string, data []byte) error {
 		return err
 	}
 	a.showReplayed(name, a.undoButton(u))
+	a.madeByNote(data)
 	global.Get("console").Call("info", fmt.Sprintf("DaemonSet Playground: replayed %s in %v", name, time.Since(start).Round(time.Millisecond)))
 	return nil
 }
@@ -378,7 +379,16 @@ func (a *app) replayInto(name string, data []byte) error {
 		return err
 	}
 	a.showReplayed(name)
+	a.madeByNote(data)
 	return nil
+}
+
+// madeByNote says in the console when a replayed scenario was written by
+// another build or release of the playground (session.MadeByNote).
+func (a *app) madeByNote(data []byte) {
+	if msg := session.MadeByNote(data, session.Build()); msg != "" {
+		a.kc.note(msg + "\n")
+	}
 }
 
 // importFailed shows an import's error under the editor and in the

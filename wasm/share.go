@@ -269,7 +269,12 @@ func (a *app) applyShareContext(c session.Context) {
 // the fragment's length (after "#s=") and the scenario's length, in bytes.
 func (a *app) shareLink(done func(link string, fragBytes, scenarioBytes int, err error)) {
 	a.flushJobs()
-	sc := exportScenario(a.rec, "", false)
+	a.linkOf(exportScenario(a.rec, "", false), done)
+}
+
+// linkOf is shareLink for the scenario sc (Applies still queued are not
+// run first: the live address, autosave.go, follows what is done).
+func (a *app) linkOf(sc []byte, done func(link string, fragBytes, scenarioBytes int, err error)) {
 	loc := global.Get("location")
 	base := loc.Get("origin").String() + loc.Get("pathname").String()
 	if base == "null" || strings.HasPrefix(loc.Get("protocol").String(), "file") {
@@ -352,9 +357,14 @@ func (s *sharePanel) copy() {
 
 // copied says whether the link is on the clipboard.
 func (s *sharePanel) copied(ok bool) {
-	if ok {
-		s.msg.Set("textContent", "Link copied. Whoever opens it sees this cluster: same pods, clock and timeline.")
-	} else {
-		s.msg.Set("textContent", "The browser did not let the page copy: the link is selected below, press Ctrl/⌘ + C.")
+	msg := "Link copied. Whoever opens it sees this cluster: same pods, clock and timeline."
+	if !ok {
+		msg = "The browser did not let the page copy: the link is selected below, press Ctrl/⌘ + C."
 	}
+	if strings.HasPrefix(global.Get("location").Get("protocol").String(), "file") {
+		// the one-file bundle: the link names this file on this computer
+		msg += " This page is a file on this computer, so the link opens only here (this file, this browser): to hand your work to someone else, Download scenario below and send the file (Import opens it)."
+		s.msg.Set("className", "share-msg warn")
+	}
+	s.msg.Set("textContent", msg)
 }

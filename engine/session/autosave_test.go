@@ -3,6 +3,8 @@ package session
 import (
 	"strings"
 	"testing"
+
+	"github.com/dsplayground/dsplay/engine"
 )
 
 func TestFragmentParam(t *testing.T) {
@@ -127,5 +129,37 @@ func TestClaimed(t *testing.T) {
 	}
 	if !Claimed(&Saved{Tab: "b"}, "a") {
 		t.Error("another tab's record claims the slot")
+	}
+}
+
+func TestMadeByNote(t *testing.T) {
+	log := func(build, k8s string) []byte {
+		return []byte("-- " + InputsFile + " --\n" + `{"v":1,"at":0,"in":[],"build":"` + build + `","kubernetes":"` + k8s + `"}` + "\n")
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string // "" no note
+	}{
+		{"same build", log("abc", engine.KubernetesVersion), ""},
+		{"a log that does not say", log("", ""), ""},
+		{"no log", []byte("# a script\nkubectl get nodes\n"), ""},
+		{"another build", log("old123", engine.KubernetesVersion), "another build of the playground (old123; this page is abc)"},
+		{"another release", log("old123", "v1.36.1"), "behaves as Kubernetes v1.36.1; this one behaves as " + engine.KubernetesVersion},
+	} {
+		got := MadeByNote(c.data, "abc")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: MadeByNote = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Export records the build and the release it was made by.
+func TestExportRecordsMadeBy(t *testing.T) {
+	rec := engine.NewRecorder(engine.Options{})
+	rec.Run("kubectl get nodes")
+	b, k := MadeBy(Export(rec, ExportOptions{}))
+	if b != Build() || k != engine.KubernetesVersion {
+		t.Errorf("MadeBy(Export) = %q, %q; want %q, %q", b, k, Build(), engine.KubernetesVersion)
 	}
 }

@@ -48,7 +48,7 @@ func Export(rec *engine.Recorder, o ExportOptions) []byte {
 		MarkFailures: o.MarkFailures,
 	}))
 	opts := rec.Options()
-	lg := Log{V: LogVersion, Seed: opts.Seed, Empty: opts.Empty, At: rec.Live().Elapsed().Seconds()}
+	lg := Log{V: LogVersion, Seed: opts.Seed, Empty: opts.Empty, At: rec.Live().Elapsed().Seconds(), Build: Build(), Kubernetes: engine.KubernetesVersion}
 	byText := map[string]string{}
 	used := map[string]bool{InputsFile: true}
 	for _, f := range ar.Files {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/dsplayground/dsplay/engine"
 	"github.com/dsplayground/dsplay/engine/cluster"
@@ -56,6 +59,40 @@ type Log struct {
 	// Ctx is what the page had open when the state was shared (absent in
 	// links made before it was recorded: those open as before).
 	Ctx *Context `json:"ctx,omitempty"`
+	// Build and Kubernetes are the playground's Build and
+	// engine.KubernetesVersion that wrote the log (absent in older logs):
+	// a page of another build says so when it opens it (MadeBy).
+	Build      string `json:"build,omitempty"`
+	Kubernetes string `json:"kubernetes,omitempty"`
+}
+
+// MadeBy returns the Build and the Kubernetes release that wrote a
+// scenario's input log ("" where the scenario has no log, or the log does
+// not record them).
+func MadeBy(data []byte) (build, kubernetes string) {
+	for _, f := range txtar.Parse(data).Files {
+		if f.Name == InputsFile {
+			var lg Log
+			if json.Unmarshal(f.Data, &lg) == nil {
+				return lg.Build, lg.Kubernetes
+			}
+		}
+	}
+	return "", ""
+}
+
+// MadeByNote is what a page of build build says when it opens a scenario
+// written by another build or release (MadeBy), or "" when it need say
+// nothing (the same build, or a log that does not say).
+func MadeByNote(data []byte, build string) string {
+	b, k := MadeBy(data)
+	switch {
+	case k != "" && k != engine.KubernetesVersion:
+		return fmt.Sprintf("It was made by a playground that behaves as Kubernetes %s; this one behaves as %s: the same inputs are replayed, and what they do follows %s.", k, engine.KubernetesVersion, engine.KubernetesVersion)
+	case b != "" && b != build:
+		return fmt.Sprintf("It was made by another build of the playground (%s; this page is %s): the same inputs are replayed, and where the playground changed since, what they do may differ.", b, build)
+	}
+	return ""
 }
 
 // Context is what a share link or an exported scenario records besides

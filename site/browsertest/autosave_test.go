@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -28,8 +29,8 @@ func (p *page) reload() {
 // Undo brings it back.
 func TestAutosaveReloadRestores(t *testing.T) {
 	p := open(t, "?paused")
-	if got := eval[string](p, `document.getElementById("autosave").textContent`); got != "Saved in this browser" {
-		t.Errorf("top bar note %q, want Saved in this browser", got)
+	if got := eval[string](p, `document.getElementById("autosave").textContent`); got != "Saved" {
+		t.Errorf("top bar note %q, want Saved", got)
 	}
 	if v := eval[string](p, `document.getElementById("k8s-version").textContent`); !strings.HasPrefix(v, "v1.37.") {
 		t.Errorf("top bar release %q, want v1.37.x", v)
@@ -51,6 +52,7 @@ func TestAutosaveReloadRestores(t *testing.T) {
 	p.screenshot("autosave-restored")
 
 	// Start over: the example on a new cluster, the record gone.
+	p.click("#share")
 	p.click("#start-over")
 	p.waitJS(`dsplay.elapsed() === 0 && document.getElementById("start-over-undo") !== null`, "Start over")
 	if eval[bool](p, `localStorage.getItem(`+savedKeyJS+`) !== null`) {
@@ -145,4 +147,34 @@ func TestAutosaveLinkOverWork(t *testing.T) {
 	p.click("#import-restore")
 	p.waitJS(`dsplay.run("kubectl get nodes --show-labels").stdout.includes("after-link=yes")`, "my own cluster back")
 	p.checkConsole()
+}
+
+// "Keep the link in the address bar": the address follows the session, so
+// a copy of it opens the cluster as it is now; the choice is remembered.
+func TestAutosaveLiveAddress(t *testing.T) {
+	p := open(t, "?paused")
+	p.click("#share")
+	p.click("#share-live")
+	p.waitJS(`location.hash.startsWith("#s=")`, "the link in the address bar")
+	first := eval[string](p, `location.href`)
+	p.runKubectl("kubectl label nodes node-2 live=yes")
+	p.advance(3)
+	// the next save (every 2 s while the session changes) brings it up to date
+	p.waitJS(`location.href !== `+jsString(first)+` && location.hash.startsWith("#s=")`, "the address to follow the session")
+	time.Sleep(2500 * time.Millisecond)
+	p.frames(3)
+	want := p.state()
+	q := openURL(t, eval[string](p, `location.href`)) // a new visitor: no saved session
+	if got := q.state(); got.Elapsed != want.Elapsed || !reflect.DeepEqual(got.Pods, want.Pods) {
+		t.Errorf("the address opens\n %+v\nwant\n %+v", got, want)
+	}
+	if out := eval[string](q, `dsplay.run("kubectl get nodes --show-labels").stdout`); !strings.Contains(out, "live=yes") {
+		t.Error("the address does not hold the label")
+	}
+	p.reload()
+	if !eval[bool](p, `document.getElementById("share-live").checked`) {
+		t.Error("the choice was not remembered")
+	}
+	p.checkConsole()
+	q.checkConsole()
 }

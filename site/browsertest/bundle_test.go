@@ -103,6 +103,12 @@ func TestBundleFromFile(t *testing.T) {
 			t.Errorf("the bundle holds %d lessons and %d exercises", lessons, exercises)
 		}
 	}
+	// Share says the link opens only this file, and offers the download.
+	p.click("#share")
+	p.waitJS(`document.getElementById("share-msg").textContent.includes("opens only here")`, "Share's note that a file:// link opens only this file")
+	if !eval[bool](p, `!document.getElementById("share-download").hidden`) {
+		t.Error("Share in the bundle hides Download scenario")
+	}
 	// It loaded nothing but itself.
 	if urls := eval[[]string](p, `performance.getEntriesByType("resource").map(e => e.name).filter(n => !n.startsWith("data:"))`); len(urls) != 0 {
 		t.Errorf("the bundle loaded %v", urls)
