@@ -43,6 +43,18 @@ spec:
 	if got := statuses(rec.Live()); !slices.Equal(got, []string{"node-1=ErrImageNeverPull", "node-2=ErrImageNeverPull"}) {
 		t.Fatalf("before the preload: %v", got)
 	}
+	// the page's preload offer: the image on each waiting pod and its DaemonSet
+	snap := rec.Live().Snapshot()
+	if len(snap.DaemonSets) != 1 || !slices.Equal(snap.DaemonSets[0].NeverPulled, []string{"busybox:1.36"}) {
+		t.Errorf("DaemonSetView.NeverPulled = %v, want [busybox:1.36]", snap.DaemonSets)
+	}
+	for _, n := range snap.Nodes {
+		for _, p := range n.Pods {
+			if p.NeverPulled != "busybox:1.36" {
+				t.Errorf("pod %s: NeverPulled %q", p.Name, p.NeverPulled)
+			}
+		}
+	}
 	if err := rec.PreloadImage("NGINX:Latest"); err == nil || !strings.Contains(err.Error(), "must be lowercase") {
 		t.Errorf("an invalid reference: %v", err)
 	}
@@ -61,6 +73,9 @@ spec:
 	want := []string{"node-1=Running", "node-2=Running"}
 	if got := statuses(rec.Live()); !slices.Equal(got, want) {
 		t.Fatalf("after the preload: %v", got)
+	}
+	if d := rec.Live().Snapshot().DaemonSets[0]; d.NeverPulled != nil {
+		t.Errorf("after the preload: NeverPulled %v", d.NeverPulled)
 	}
 	// a replay (what a share link does) gets there too
 	past, err := rec.Seek(rec.Live().Elapsed())

@@ -125,6 +125,10 @@ type PodView struct {
 	// Running pod that is not Ready its Ready condition's message
 	// ("containers with unready status: [web]"); "" otherwise.
 	Stall string
+	// NeverPulled is the image a container waits for in ErrImageNeverPull
+	// (imagePullPolicy: Never and the image not on the node): what a
+	// preload (Recorder.PreloadImage) would bring; "" otherwise.
+	NeverPulled string
 }
 
 // DaemonSetView is one row of the DaemonSet table, with kubectl get ds's
@@ -182,6 +186,9 @@ type DaemonSetView struct {
 	// retries with the work queue's back-off (syncDaemonSet returns the
 	// error, processNextWorkItem requeues rate-limited).
 	CreateRefused string
+	// NeverPulled are the images the DaemonSet's pods wait for in
+	// ErrImageNeverPull (PodView.NeverPulled), sorted; nil when none.
+	NeverPulled []string
 }
 
 // RevisionView is one ControllerRevision of a DaemonSet, one line of the
@@ -397,7 +404,38 @@ func (sn *Snapshotter) take(cache bool) Snapshot {
 	countRevisionPods(&snap)
 	markStatusLags(&snap)
 	markCreateRefused(c, dss, &snap)
+	markNeverPulled(&snap)
 	return snap
+}
+
+// markNeverPulled sets DaemonSetView.NeverPulled from its pods'
+// PodView.NeverPulled.
+func markNeverPulled(snap *Snapshot) {
+	var by map[string][]string // "namespace/name" -> images
+	for i := range snap.Nodes {
+		for _, p := range snap.Nodes[i].Pods {
+			if p.NeverPulled == "" || p.Owner == "" {
+				continue
+			}
+			if by == nil {
+				by = map[string][]string{}
+			}
+			k := p.Namespace + "/" + p.Owner
+			if !slices.Contains(by[k], p.NeverPulled) {
+				by[k] = append(by[k], p.NeverPulled)
+			}
+		}
+	}
+	if by == nil {
+		return
+	}
+	for i := range snap.DaemonSets {
+		d := &snap.DaemonSets[i]
+		if imgs := by[d.Namespace+"/"+d.Name]; imgs != nil {
+			slices.Sort(imgs)
+			d.NeverPulled = imgs
+		}
+	}
 }
 
 // markCreateRefused sets DaemonSetView.CreateRefused and the Refused of
@@ -655,11 +693,17 @@ func podView(p *api.Pod) PodView {
 		if w := cs.State.Waiting; w != nil && w.Message != "" && v.Stall == "" {
 			v.Stall = stallWords(p, cs, w)
 		}
+		if w := cs.State.Waiting; w != nil && w.Reason == kubelet.ReasonErrImageNeverPull && v.NeverPulled == "" {
+			v.NeverPulled = cs.Image
+		}
 	}
 	for _, cs := range p.Status.ContainerStatuses {
 		v.Restarts += cs.RestartCount
 		if w := cs.State.Waiting; w != nil && w.Message != "" && v.Stall == "" {
 			v.Stall = stallWords(p, cs, w)
+		}
+		if w := cs.State.Waiting; w != nil && w.Reason == kubelet.ReasonErrImageNeverPull && v.NeverPulled == "" {
+			v.NeverPulled = cs.Image
 		}
 	}
 	if c := p.Condition(api.PodReady); v.Stall == "" && p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil && c != nil && c.Status == api.ConditionFalse {

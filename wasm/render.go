@@ -340,7 +340,7 @@ func (v *view) drawDaemonSets() {
 	}
 	v.dsNames = names.String()
 	for _, d := range v.snap.DaemonSets {
-		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","), d.CreateRefused)
+		fmt.Fprintf(&b, "%s/%s %d %d %d %d %d %d %s %s|", d.Namespace, d.Name, d.Desired, d.Current, d.Ready, d.UpToDate, d.Available, d.Misscheduled, strings.Join(d.Images, ","), d.CreateRefused+"\x00"+strings.Join(d.NeverPulled, ","))
 	}
 	key := b.String()
 	if v.multiNS {
@@ -384,6 +384,16 @@ func (v *view) drawDaemonSets() {
 			td := textEl("td", "", "⊘ the API server refuses its pods: "+refusalCause(d.CreateRefused))
 			td.Set("colSpan", 7)
 			td.Set("title", "FailedCreate (kubectl describe ds "+d.Name+"): "+d.CreateRefused+"\nThe DaemonSet controller retries with back-off; fix the cause and its next retry creates the pods.")
+			v.dsRows.Call("appendChild", appendAll(note, td))
+		}
+		for _, img := range d.NeverPulled {
+			// ErrImageNeverPull: the image is on none of the nodes its pods
+			// wait on, and Never never pulls it
+			note := el("tr", "never-pulled")
+			note.Get("dataset").Set("dsKey", d.Namespace+"/"+d.Name)
+			td := textEl("td", "", "its pods wait for "+img+", which their nodes do not have (imagePullPolicy: Never never pulls it) ")
+			td.Set("colSpan", 7)
+			td.Call("appendChild", v.preloadButton(img))
 			v.dsRows.Call("appendChild", appendAll(note, td))
 		}
 	}
@@ -1425,6 +1435,9 @@ func (v *view) drawPanel() {
 			li := el("li", "")
 			appendAll(li, document.Call("createTextNode", "pod "), textEl("code", "", p.Name),
 				document.Call("createTextNode", " is "+p.Status+": "+why))
+			if p.NeverPulled != "" {
+				appendAll(li, document.Call("createTextNode", " "), v.preloadButton(p.NeverPulled))
+			}
 			stuck.Call("appendChild", li)
 		}
 	}
