@@ -6,8 +6,9 @@
 // files (index.html, style.css, boot.js, embedded from static/) under
 // content-hashed names, main.<hash>.wasm (the ./wasm package built for
 // GOOS=js GOARCH=wasm), wasm_exec.<hash>.js copied from the Go installation
-// that built it (the two must match), embed.html, and .br and .gz siblings.
-// Bundle turns a built web root into one self-contained HTML file.
+// that built it (the two must match), embed.html, sw.js (the service
+// worker, naming this build's files: ServiceWorker), and .br and .gz
+// siblings. Bundle turns a built web root into one self-contained HTML file.
 //
 // This package is for native builds only (it runs the go command): the
 // browser build must not import it, nor net/http or the brotli encoder.
@@ -19,6 +20,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"embed"
+	"encoding/json"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -120,6 +122,9 @@ func Build(ctx context.Context, dir string) (*BuildResult, error) {
 //   - every .html of static/ with its src/href references rewritten to the
 //     hashed names and the boot script's data-wasm attribute naming the
 //     wasm; embed.html is index.html with <html data-mode="embed">;
+//   - sw.js, the service worker, with the list of the pages and hashed
+//     files it precaches and a version that changes with any of them
+//     (serviceWorker);
 //   - other static files (C1/C2's, if any) copied as they are;
 //   - a NAME.gz (gzip -9) and NAME.br (brotli) sibling of every
 //     compressible file of at least 256 bytes, when it is smaller.
@@ -186,6 +191,7 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 
 	// The files of the web root: hashed assets first, pages last.
 	files := map[string][]byte{} // name in dir -> content
+	var swTemplate []byte
 	assets := map[string]string{"main.wasm": hashedName("main.wasm", wasm), "wasm_exec.js": hashedName("wasm_exec.js", execJS)}
 	files[assets["main.wasm"]] = wasm
 	files[assets["wasm_exec.js"]] = execJS
@@ -202,6 +208,10 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 		case ".html":
 			pages[p] = b
 		case ".js", ".css":
+			if p == ServiceWorker {
+				swTemplate = b // written below, naming this build's files
+				return nil
+			}
 			assets[p] = hashedName(p, b)
 			files[assets[p]] = b
 		default:
@@ -223,6 +233,14 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 			return nil, err
 		}
 		pages[name] = out
+	}
+
+	if swTemplate != nil {
+		sw, err := serviceWorker(swTemplate, assets, pages)
+		if err != nil {
+			return nil, err
+		}
+		files[ServiceWorker] = sw
 	}
 
 	res := &BuildResult{Dir: dir, Assets: assets, WasmName: assets["main.wasm"], WasmBytes: int64(len(wasm)), WasmMerge: merge}
@@ -288,6 +306,43 @@ func MergeWasm(name string, module []byte) ([]byte, MergeReport) {
 	}
 	r.Bytes, r.Segments = len(out), st.SegmentsOut
 	return out, r
+}
+
+// ServiceWorker is the service worker's file (static/sw.js, written by
+// BuildWith under its own, unhashed name: a worker's URL must not change
+// between versions).
+const ServiceWorker = "sw.js"
+
+// serviceWorker fills in static/sw.js's template: __DSPLAY_PRECACHE__
+// becomes the JSON list of what it precaches (the pages and every hashed
+// asset, sorted), __DSPLAY_VERSION__ a hash of that list and of the pages'
+// contents, so that any change to the build is a new worker (and cache).
+func serviceWorker(tmpl []byte, assets map[string]string, pages map[string][]byte) ([]byte, error) {
+	var list []string
+	for _, h := range assets {
+		list = append(list, h)
+	}
+	for name := range pages {
+		list = append(list, name)
+	}
+	sort.Strings(list)
+	js, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(js)
+	for _, name := range list {
+		if b, ok := pages[name]; ok {
+			h.Write(b)
+		}
+	}
+	version := hex.EncodeToString(h.Sum(nil))[:16]
+	if !bytes.Contains(tmpl, []byte("__DSPLAY_PRECACHE__")) || !bytes.Contains(tmpl, []byte("__DSPLAY_VERSION__")) {
+		return nil, fmt.Errorf("static/%s lacks __DSPLAY_PRECACHE__ or __DSPLAY_VERSION__", ServiceWorker)
+	}
+	out := bytes.Replace(tmpl, []byte("__DSPLAY_PRECACHE__"), js, 1)
+	return bytes.Replace(out, []byte("__DSPLAY_VERSION__"), []byte(version), 1), nil
 }
 
 // EmbedPage returns embed.html for index.html: the same page with

@@ -14,6 +14,8 @@
 //   view, IntersectionObserver), click (a "Start the playground" button
 //   over a light placeholder) or auto (at once). A tutorial with five
 //   embeds runs one Go runtime per embed the reader looks at.
+// - The service worker (sw.js) is registered on http(s) pages (not with
+//   ?nosw): offline after the first visit, updates offered (#sw-update).
 // - window.__dsplayBoot = {queue, handler, started, start()} (CONTRACTS.md):
 //   messages posted to the page are queued until the Go program sets
 //   handler (it then drains queue); a dsplay:* message arriving before
@@ -151,6 +153,9 @@
     }
     compiled
       .then(function (result) {
+        // after the wasm arrived: the worker's precache then finds it in
+        // the HTTP cache instead of downloading it a second time
+        registerWorker();
         text.textContent = "Starting…";
         bar.removeAttribute("value");
         return go.run(result.instance);
@@ -214,6 +219,44 @@
       if (spinner) spinner.hidden = false;
       bar.hidden = false;
     };
+  }
+
+  // registerWorker registers the service worker (sw.js, which site.Build
+  // writes: the page works offline after its first visit), once the wasm
+  // is compiled. A new version
+  // installs in the background and waits; the page offers it ("A new
+  // version is ready", #sw-update), and only the learner's click swaps it
+  // in (skipWaiting, then a reload once it controls the page). A first
+  // install (no controller yet) offers nothing.
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol) || params.has("nosw")) return;
+    let updating = false;
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (updating) location.reload();
+    });
+    navigator.serviceWorker.register("sw.js", { updateViaCache: "none" }).then(function (reg) {
+      function offer(w) {
+        const box = document.getElementById("sw-update");
+        const btn = document.getElementById("sw-reload");
+        if (!w || !navigator.serviceWorker.controller || !box || !btn || embed) return;
+        box.hidden = false;
+        btn.addEventListener("click", function () {
+          btn.disabled = true;
+          updating = true;
+          w.postMessage("skipWaiting");
+        });
+      }
+      if (reg.waiting) offer(reg.waiting);
+      reg.addEventListener("updatefound", function () {
+        const w = reg.installing;
+        if (!w) return;
+        w.addEventListener("statechange", function () {
+          if (w.state === "installed") offer(w);
+        });
+      });
+    }, function (err) {
+      console.warn("DaemonSet Playground: no offline copy (service worker: " + (err && err.message ? err.message : err) + ")");
+    });
   }
 
   if (!embed) {
