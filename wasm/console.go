@@ -12,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dsplayground/dsplay/engine"
+	"github.com/dsplayground/dsplay/engine/session"
 )
 
 // maxConsoleBlocks bounds the kubectl output kept on screen.
@@ -26,6 +27,7 @@ const maxConsoleBlocks = 200
 // button outside the block, so the block's text is exactly the terminal's.
 type console struct {
 	a       *app
+	noted   map[string]bool // the session.Changes keys noted on this page
 	in, out js.Value
 	prompt  js.Value
 	cands   js.Value // the completion candidates under the log
@@ -365,6 +367,7 @@ func (c *console) run(line string) engine.Output {
 		out = c.a.rec.Run(line)
 		b = c.echoChunks(line, out.Chunks)
 	}
+	c.changeNotes(out.Stdout)
 	if out.Watch != nil {
 		c.startWatch(out.Watch, b)
 	}
@@ -373,6 +376,21 @@ func (c *console) run(line string) engine.Output {
 	}
 	c.a.view.render(false)
 	return out
+}
+
+// changeNotes puts under a command's output the "changed in" notes of
+// session.Changes it shows, each once per page.
+func (c *console) changeNotes(stdout string) {
+	snap := func() *engine.Snapshot { s := c.a.rec.Live().Snapshot(); return &s }
+	for _, ch := range session.ChangeNotes(stdout, snap, func(k string) bool { return c.noted[k] }) {
+		if c.noted == nil {
+			c.noted = map[string]bool{}
+		}
+		c.noted[ch.Key] = true
+		n := textEl("div", "note changed-note", "changed in "+ch.Since+": "+ch.Note)
+		n.Set("title", "Upstream: "+ch.Upstream)
+		c.push(n)
+	}
 }
 
 // help is the console's help: its keys and own commands, then kubectl's
