@@ -208,8 +208,12 @@ func BuildWith(ctx context.Context, dir string, o BuildOptions) (*BuildResult, e
 		case ".html":
 			pages[p] = b
 		case ".js", ".css":
-			if p == ServiceWorker {
+			switch p {
+			case ServiceWorker:
 				swTemplate = b // written below, naming this build's files
+				return nil
+			case ElementScript:
+				files[p] = b // named by tutorials: never hashed
 				return nil
 			}
 			assets[p] = hashedName(p, b)
@@ -312,6 +316,11 @@ func MergeWasm(name string, module []byte) ([]byte, MergeReport) {
 // BuildWith under its own, unhashed name: a worker's URL must not change
 // between versions).
 const ServiceWorker = "sw.js"
+
+// ElementScript is the <dsplay-playground> custom element's script
+// (static/dsplay-element.js), served under its own name so a tutorial can
+// name it.
+const ElementScript = "dsplay-element.js"
 
 // serviceWorker fills in static/sw.js's template: __DSPLAY_PRECACHE__
 // becomes the JSON list of what it precaches (the pages and every hashed

@@ -93,6 +93,11 @@ func newConsole(a *app, doc dom.Document) *console {
 			}
 		}
 	})
+	if urlQuery().Call("has", "readonly").Bool() {
+		// a read-only page has no input: nothing to type
+		c.note("This console is read-only: it shows what the page's own kubectl commands print.\n")
+		return c
+	}
 	c.note("Type a kubectl command and press Enter, e.g. kubectl get pods -o wide (\"kubectl\" is optional, \"k\" works too).\n" +
 		"Tab completes, ↑ ↓ walk the history, help lists what is simulated.\n" +
 		"The editor's text is the file " + manifestFile + " (kubectl apply -f " + manifestFile + ").\n")

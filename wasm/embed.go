@@ -297,6 +297,12 @@ func (a *app) preloadFailed(what string, err error) {
 		// (a manifest's own diagnostics, with their lines marked, stay)
 		a.ed.showError(msg)
 	}
+	if emb.embed {
+		// the editor and the console may be hidden (panes=): the banner
+		// over the panes shows it in any case
+		a.embedWarning(msg)
+		return
+	}
 	a.kc.note(msg + "\n")
 	global.Get("console").Call("warn", msg)
 }
