@@ -22,6 +22,23 @@ var manifests embed.FS
 //go:embed lessons/*.txtar exercises/*.txtar
 var course embed.FS
 
+//go:embed i18n/*.json
+var catalogues embed.FS
+
+// Catalogues returns the page's translation catalogues (i18n/LANG.json,
+// session.ParseCatalogue's format) by language tag ("en", "zh-CN").
+func Catalogues() map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := catalogues.ReadDir("i18n")
+	for _, e := range entries {
+		b, err := catalogues.ReadFile("i18n/" + e.Name())
+		if err == nil {
+			out[strings.TrimSuffix(e.Name(), ".json")] = b
+		}
+	}
+	return out
+}
+
 // Manifest is one example manifest the editor can load.
 type Manifest struct {
 	// File is the file name under examples/manifests, e.g. "ds-demo.yaml".

@@ -117,7 +117,7 @@ func (a *app) initAutosave() {
 		b.Set("hidden", false)
 		a.listen(dom.WrapElement(b), "click", func(dom.Event) { a.startOver() })
 	}
-	s.show("Saved", savedTitle, false)
+	s.show(tr("save.saved"), savedTitle, false)
 }
 
 // savedTitle explains the top bar's note while saving works.
@@ -342,7 +342,7 @@ func (s *autosave) failed(err error) {
 	switch {
 	case err == nil && s.problem != "":
 		s.problem = ""
-		s.show("Saved", savedTitle, false)
+		s.show(tr("save.saved"), savedTitle, false)
 	case err != nil && err.Error() != s.problem:
 		s.problem = err.Error()
 		s.show("Not saved", "The last change was not saved in this browser: "+s.problem+". Share or Download scenario keeps your work.", true)
@@ -379,7 +379,7 @@ func (s *autosave) takeOver() {
 	if s.claim.Truthy() {
 		s.claim.Set("hidden", true)
 	}
-	s.show("Saved", savedTitle, false)
+	s.show(tr("save.saved"), savedTitle, false)
 	s.last = saveMark{}
 	s.saveNow()
 }

@@ -179,6 +179,7 @@ func (a *app) start() (err error) {
 	a.initStage()
 	stepPace = !urlParam("instant")
 	a.initLessons() // lessons and exercises (lesson.go)
+	a.initLanguage()
 	a.initAutosave()
 	a.initAbout()
 
@@ -314,9 +315,9 @@ func (a *app) setPlaying(on bool) {
 	a.playing = on
 	b := byID("play")
 	if on {
-		b.Set("textContent", "Pause")
+		b.Set("textContent", tr("clock.pause"))
 	} else {
-		b.Set("textContent", "Play")
+		b.Set("textContent", tr("clock.play"))
 	}
 	b.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
 	a.lastTS = -1
