@@ -8,6 +8,14 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 )
 
+// KubernetesVersion is the one release the simulated cluster runs: the API
+// server's /version (kubectl version's Server Version), kubectl's own
+// client version and every kubelet's status.nodeInfo.kubeletVersion (the
+// kubelet reports its build's version.Get().String(), nodestatus
+// VersionInfo). It is the release of the real control plane the
+// playground is checked against (../shared/tools/realk8s: v1.37.2).
+const KubernetesVersion = "v1.37.2"
+
 // NodeOptions describe a node joining the simulated cluster.
 type NodeOptions struct {
 	// Labels are added to the kubelet's own labels.
@@ -129,7 +137,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 				{Type: "Hostname", Address: name},
 			},
 			NodeInfo: api.NodeSystemInfo{
-				KubeletVersion:          "v1.37.0",
+				KubeletVersion:          KubernetesVersion,
 				OSImage:                 "Debian GNU/Linux 12 (bookworm)",
 				KernelVersion:           "6.1.0-28-amd64",
 				ContainerRuntimeVersion: "containerd://2.1.4",
