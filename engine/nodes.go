@@ -150,7 +150,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 		if cs.State.Running != nil {
 			started = cs.State.Running.StartedAt
 		}
-		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: t.exitCode, Reason: t.containerReason, StartedAt: started, FinishedAt: now}}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: t.exitCode, Reason: t.containerReason, StartedAt: started, FinishedAt: now, ContainerID: cs.ContainerID}}
 		cs.Ready = false
 		cs.Started = api.BoolPtr(false)
 	}

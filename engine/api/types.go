@@ -526,6 +526,12 @@ type ContainerStatus struct {
 	ImageID      string         `json:"imageID"`
 	ContainerID  string         `json:"containerID,omitempty"`
 	Started      *bool          `json:"started,omitempty"`
+	// AllocatedResources and Resources are what the kubelet reports for a
+	// container the runtime created (InPlacePodVerticalScaling,
+	// convertToAPIContainerStatuses): its allocated requests, and the
+	// resources it runs with ({} when it has none).
+	AllocatedResources ResourceList          `json:"allocatedResources,omitempty"`
+	Resources          *ResourceRequirements `json:"resources,omitempty"`
 }
 
 // ContainerState mirrors core/v1 ContainerState: at most one member is set.
@@ -555,6 +561,8 @@ type ContainerStateTerminated struct {
 	Message    string    `json:"message,omitempty"`
 	StartedAt  time.Time `json:"startedAt"`
 	FinishedAt time.Time `json:"finishedAt"`
+	// ContainerID is the runtime's ID of the container that ended.
+	ContainerID string `json:"containerID,omitempty"`
 }
 
 // Condition returns the pod condition of the given type, or nil.

@@ -267,7 +267,7 @@ func (k *Kubelets) stopEvicted() {
 			for i := range list {
 				cs := &list[i]
 				if r := cs.State.Running; r != nil {
-					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: cluster.MetaTime(at)}}
+					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: cluster.MetaTime(at), ContainerID: cs.ContainerID}}
 				}
 				cs.Ready = false
 				cs.Started = api.BoolPtr(false)

@@ -929,8 +929,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			cs := &p.Status.ContainerStatuses[i]
 			cs.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: cluster.MetaTime(started)}}
 			cs.Started = api.BoolPtr(true)
-			cs.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+cs.Name), hash32(cs.Name+string(p.UID)))
-			cs.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(cs.Image)) + strings.Repeat("0", 56)
+			setRuntimeStatus(p, containerNamed(p, cs.Name), cs)
 			fp := containerFieldPath(cs.Name)
 			k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
 			k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
