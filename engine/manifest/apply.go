@@ -663,7 +663,17 @@ func (a *applier) planNode(doc *Document, n *api.Node) (string, func() error, []
 			for k, v := range n.Labels {
 				node.Labels[k] = v
 			}
-			node.Annotations = n.Annotations
+			// the kubelet finds its Node created and sets the
+			// controller-managed attach-detach annotation to its own value
+			// (registerWithAPIServer: reconcileCMADAnnotationWithExistingNode)
+			kubelet := node.Annotations
+			node.Annotations = map[string]string{}
+			for k, v := range n.Annotations {
+				node.Annotations[k] = v
+			}
+			for k, v := range kubelet {
+				node.Annotations[k] = v
+			}
 			if a.mode == ModeApply {
 				if node.Annotations == nil {
 					node.Annotations = map[string]string{}
