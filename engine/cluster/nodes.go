@@ -139,7 +139,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels, Annotations: map[string]string{
 			ControllerManagedAttachAnnotation: "true",
 		}},
-		Spec:       api.NodeSpec{PodCIDR: PodCIDR(index), Taints: taints},
+		Spec: api.NodeSpec{PodCIDR: PodCIDR(index), Taints: taints},
 		Status: api.NodeStatus{
 			Capacity:    rl,
 			Allocatable: alloc,
