@@ -5,6 +5,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 	"github.com/dsplayground/dsplay/engine/nodelifecycle"
 )
 
@@ -160,6 +161,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, t.conditionReason, now
 		}
 	}
+	kubelet.ObserveGeneration(p) // the kubelet posts this status
 	if err := c.UpdatePod(p); err != nil {
 		return err
 	}

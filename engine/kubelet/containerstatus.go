@@ -132,3 +132,34 @@ func hex64(s string) string {
 	}
 	return b.String()
 }
+
+// kubeletConditions are the pod conditions the kubelet owns and
+// regenerates at every status it posts (pkg/kubelet/types
+// PodConditionByKubelet).
+var kubeletConditions = map[string]bool{
+	api.PodScheduled: true, api.PodReady: true, api.PodInitialized: true, api.ContainersReady: true,
+	PodReadyToStartContainers: true,
+}
+
+// ObserveGeneration stamps the status the kubelet is about to post for p
+// with the pod's generation, as the v1.37 kubelet does: status_manager
+// SetPodStatus sets status.observedGeneration
+// (CalculatePodStatusObservedGeneration), and generateAPIPodStatus
+// regenerates every kubelet-owned condition with observedGeneration
+// CalculatePodConditionObservedGeneration — pod.Generation, with
+// PodObservedGenerationTracking on.
+func ObserveGeneration(p *api.Pod) {
+	p.Status.ObservedGeneration = p.Generation
+	for i := range p.Status.Conditions {
+		if c := &p.Status.Conditions[i]; kubeletConditions[c.Type] {
+			c.ObservedGeneration = p.Generation
+		}
+	}
+}
+
+// writeStatus posts the kubelet's status of p (ObserveGeneration, then the
+// write).
+func (k *Kubelets) writeStatus(p *api.Pod) error {
+	ObserveGeneration(p)
+	return k.c.UpdatePod(p)
+}

@@ -337,7 +337,7 @@ func (k *Kubelets) crash(n *api.Node, p *api.Pod) {
 		changed = true
 	}
 	if changed {
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 	if p.IsReady() && !cl.busy() {
 		// Nothing is left to happen (a passed startup gate): the pod is

@@ -231,7 +231,7 @@ func (k *Kubelets) evictOne(n *api.Node, resource string) bool {
 		}
 	}
 	sortPodConditions(p)
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 	if k.evict.killing == nil {
 		k.evict.killing = map[string]time.Time{}
 	}
@@ -274,7 +274,7 @@ func (k *Kubelets) stopEvicted() {
 			}
 		}
 		k.writeConditions(p, now)
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 }
 

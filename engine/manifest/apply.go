@@ -635,6 +635,11 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 	}
 	upd.Spec = spec
 	upd.Extra = pod.Extra
+	// podStrategy.PrepareForUpdate: updatePodGeneration bumps
+	// metadata.generation when the spec changes (metadata alone does not)
+	if !semanticEqual(live.Spec, upd.Spec) {
+		upd.Generation = live.Generation + 1
+	}
 	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
 		semanticEqual(live.Annotations, upd.Annotations)
 	return upd, unchanged, nil
