@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
 )
@@ -95,5 +96,24 @@ func TestNodeTTLFollowsClusterSize(t *testing.T) {
 		if got := ttl(); got != st.want {
 			t.Errorf("%d nodes: ttl %s, want %s", st.nodes, got, st.want)
 		}
+	}
+}
+
+// TestRemovingNodeEvent: the node lifecycle controller records
+// RemovingNode when a node it registered leaves (monitorNodeHealth's
+// deleted nodes: "Node NAME event: Removing Node NAME from Controller",
+// from node-controller), once.
+func TestRemovingNodeEvent(t *testing.T) {
+	s := New(Options{})
+	if err := s.RemoveNode("node-2"); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(10 * time.Second)
+	out := s.Run("kubectl get events --field-selector reason=RemovingNode -o custom-columns=OBJ:.involvedObject.name,UID:.involvedObject.uid,FROM:.source.component,MSG:.message --no-headers")
+	lines := strings.Split(strings.TrimSpace(out.Stdout), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "node-2 ") ||
+		!strings.HasSuffix(lines[0], "node-controller   Node node-2 event: Removing Node node-2 from Controller") ||
+		strings.Contains(lines[0], "<none>") {
+		t.Errorf("RemovingNode events:\n%s%s", out.Stdout, out.Stderr)
 	}
 }
