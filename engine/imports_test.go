@@ -38,7 +38,7 @@ var importLayers = map[string]int{
 	"manifest": 2,
 	// the components (kube-controller-manager's controllers, the scheduler,
 	// the kubelet) and the client (kubectl)
-	"controller": 3, "nodelifecycle": 3, "tainteviction": 3, "podgc": 3, "garbagecollector": 3,
+	"controller": 3, "nodelifecycle": 3, "ttl": 3, "tainteviction": 3, "podgc": 3, "garbagecollector": 3,
 	"scheduler": 3, "kubelet": 3, "kubectl": 3,
 	// what wires the components together
 	"": 4, "internal/componenttest": 4,
@@ -51,7 +51,7 @@ var importLayers = map[string]int{
 
 // componentPackages are the packages that must not reach one another, directly
 // or through any other package: each is one component of a cluster.
-var componentPackages = []string{"controller", "nodelifecycle", "tainteviction", "podgc", "garbagecollector", "scheduler", "kubelet", "kubectl"}
+var componentPackages = []string{"controller", "nodelifecycle", "ttl", "tainteviction", "podgc", "garbagecollector", "scheduler", "kubelet", "kubectl"}
 
 // allowedSideways are the arrows between packages of one layer, or up a
 // layer, that are allowed, each with its reason.

@@ -11,6 +11,7 @@ import (
 	"github.com/dsplayground/dsplay/engine/podgc"
 	"github.com/dsplayground/dsplay/engine/scheduler"
 	"github.com/dsplayground/dsplay/engine/tainteviction"
+	"github.com/dsplayground/dsplay/engine/ttl"
 )
 
 // components are the simulated control plane and node agents. They never
@@ -23,16 +24,18 @@ import (
 //     created a lease since the last pass, turns the nodes whose lease is no
 //     longer renewed Unknown after the grace period, and keeps the
 //     condition taints;
-//  2. the DaemonSet controller (controller): creates and deletes daemon
+//  2. the TTL controller (ttl): keeps every node's
+//     node.alpha.kubernetes.io/ttl annotation at the cluster size's TTL;
+//  3. the DaemonSet controller (controller): creates and deletes daemon
 //     pods for the nodes and taints it sees;
-//  3. the scheduler (scheduler): binds the pending pods;
-//  4. the kubelets (kubelet): run the bound pods, post node status, and
+//  4. the scheduler (scheduler): binds the pending pods;
+//  5. the kubelets (kubelet): run the bound pods, post node status, and
 //     create and renew their nodes' leases;
-//  5. taint eviction (tainteviction): deletes the pods that do not tolerate
+//  6. taint eviction (tainteviction): deletes the pods that do not tolerate
 //     their node's NoExecute taints;
-//  6. the pod GC (podgc): deletes the pods of vanished and out-of-service
+//  7. the pod GC (podgc): deletes the pods of vanished and out-of-service
 //     nodes;
-//  7. the garbage collector (garbagecollector): deletes dependents whose
+//  8. the garbage collector (garbagecollector): deletes dependents whose
 //     owner is gone.
 //
 // Results depend on this order only through the store: for instance a
@@ -41,6 +44,7 @@ import (
 // lease, records it before the kubelet's next Sync.
 type components struct {
 	nodeLifecycle *nodelifecycle.NodeLifecycle
+	ttl           *ttl.Controller
 	daemonSets    *controller.DaemonSetsController
 	scheduler     *scheduler.Scheduler
 	kubelets      *kubelet.Kubelets
@@ -52,6 +56,7 @@ type components struct {
 func newComponents(c *cluster.Cluster) components {
 	return components{
 		nodeLifecycle: nodelifecycle.New(c),
+		ttl:           ttl.New(c),
 		daemonSets:    controller.NewDaemonSetsController(c),
 		scheduler:     scheduler.New(c),
 		kubelets:      kubelet.New(c),
@@ -64,6 +69,7 @@ func newComponents(c *cluster.Cluster) components {
 // pass runs every component once, in the order documented on components.
 func (k components) pass() {
 	k.nodeLifecycle.Sync()
+	k.ttl.Sync()
 	k.daemonSets.Sync()
 	k.scheduler.Schedule()
 	k.kubelets.Sync()

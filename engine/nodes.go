@@ -5,6 +5,7 @@ import (
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/kubelet"
 	"github.com/dsplayground/dsplay/engine/nodelifecycle"
 )
 
@@ -150,7 +151,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 		if cs.State.Running != nil {
 			started = cs.State.Running.StartedAt
 		}
-		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: t.exitCode, Reason: t.containerReason, StartedAt: started, FinishedAt: now}}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: t.exitCode, Reason: t.containerReason, StartedAt: started, FinishedAt: now, ContainerID: cs.ContainerID}}
 		cs.Ready = false
 		cs.Started = api.BoolPtr(false)
 	}
@@ -160,6 +161,7 @@ func (s *Simulation) terminatePod(namespace, name string, t podTermination) erro
 			cd.Status, cd.Reason, cd.LastTransitionTime = api.ConditionFalse, t.conditionReason, now
 		}
 	}
+	kubelet.ObserveGeneration(p) // the kubelet posts this status
 	if err := c.UpdatePod(p); err != nil {
 		return err
 	}

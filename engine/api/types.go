@@ -503,6 +503,10 @@ type PodStatus struct {
 	// order (the kubelet reports them only for pods with init containers).
 	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
 	QOSClass              string            `json:"qosClass,omitempty"`
+	// ObservedGeneration is the metadata.generation of the pod the
+	// kubelet last reported the status of (core/v1 v1.33+; status_manager
+	// SetPodStatus: CalculatePodStatusObservedGeneration).
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // PodCondition mirrors core/v1 PodCondition.
@@ -513,6 +517,9 @@ type PodCondition struct {
 	LastTransitionTime time.Time `json:"lastTransitionTime"`
 	Reason             string    `json:"reason,omitempty"`
 	Message            string    `json:"message,omitempty"`
+	// ObservedGeneration is the pod's metadata.generation when the
+	// condition was set (core/v1 v1.33+).
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // ContainerStatus mirrors core/v1 ContainerStatus.
@@ -526,6 +533,12 @@ type ContainerStatus struct {
 	ImageID      string         `json:"imageID"`
 	ContainerID  string         `json:"containerID,omitempty"`
 	Started      *bool          `json:"started,omitempty"`
+	// AllocatedResources and Resources are what the kubelet reports for a
+	// container the runtime created (InPlacePodVerticalScaling,
+	// convertToAPIContainerStatuses): its allocated requests, and the
+	// resources it runs with ({} when it has none).
+	AllocatedResources ResourceList          `json:"allocatedResources,omitempty"`
+	Resources          *ResourceRequirements `json:"resources,omitempty"`
 }
 
 // ContainerState mirrors core/v1 ContainerState: at most one member is set.
@@ -555,6 +568,8 @@ type ContainerStateTerminated struct {
 	Message    string    `json:"message,omitempty"`
 	StartedAt  time.Time `json:"startedAt"`
 	FinishedAt time.Time `json:"finishedAt"`
+	// ContainerID is the runtime's ID of the container that ended.
+	ContainerID string `json:"containerID,omitempty"`
 }
 
 // Condition returns the pod condition of the given type, or nil.
@@ -570,16 +585,23 @@ func (p *Pod) Condition(t string) *PodCondition {
 // SetCondition sets the pod condition typ to status, reason and msg, as
 // pkg/api/v1/pod UpdatePodCondition does: an existing condition's
 // lastTransitionTime moves to now only when its status changes; a missing
-// condition is appended with lastTransitionTime now.
+// condition is appended with lastTransitionTime now. The condition's
+// observedGeneration is the pod's generation: every component that sets a
+// pod condition in v1.37 (the kubelet's GeneratePod*Condition, the
+// scheduler's handleSchedulingFailure and prepareCandidate, taint
+// eviction, the pod GC) passes CalculatePodConditionObservedGeneration,
+// which with PodObservedGenerationTracking on is pod.Generation.
 func (p *Pod) SetCondition(typ, status, reason, msg string, now time.Time) {
 	if c := p.Condition(typ); c != nil {
 		if c.Status != status {
 			c.LastTransitionTime = now
 		}
 		c.Status, c.Reason, c.Message = status, reason, msg
+		c.ObservedGeneration = p.Generation
 		return
 	}
-	p.Status.Conditions = append(p.Status.Conditions, PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now})
+	p.Status.Conditions = append(p.Status.Conditions, PodCondition{Type: typ, Status: status, Reason: reason, Message: msg, LastTransitionTime: now,
+		ObservedGeneration: p.Generation})
 }
 
 // PodPriority is the pod's spec.priority, 0 when unset

@@ -652,6 +652,9 @@ func (c *Cluster) CreatePod(p *api.Pod) error {
 		p.UID = c.NewUID()
 	}
 	p.CreationTimestamp = c.stamp()
+	// podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go):
+	// every pod starts at generation 1
+	p.Generation = 1
 	if p.Status.Phase == "" {
 		p.Status.Phase = api.PodPending
 	}

@@ -104,6 +104,13 @@ func (c *Cluster) DeletePod(namespace, name string, gracePeriodSeconds *int64) e
 		}
 		deadline = p.DeletionTimestamp.Add(time.Duration(grace-*old) * time.Second)
 	}
+	if p.DeletionTimestamp == nil && p.Generation > 0 {
+		// the first graceful deletion bumps the generation
+		// (k8s.io/apiserver registry/rest BeforeDelete; for grace 0 with
+		// finalizers, the generic store's markAsDeleting does the same),
+		// so the kubelet's next status reports the new observedGeneration
+		p.Generation++
+	}
 	p.DeletionTimestamp = &deadline
 	g := grace
 	p.DeletionGracePeriodSeconds = &g

@@ -8,6 +8,21 @@ import (
 	"github.com/dsplayground/dsplay/engine/api"
 )
 
+// KubernetesVersion is the one release the simulated cluster runs: the API
+// server's /version (kubectl version's Server Version), kubectl's own
+// client version and every kubelet's status.nodeInfo.kubeletVersion (the
+// kubelet reports its build's version.Get().String(), nodestatus
+// VersionInfo). It is the release of the real control plane the
+// playground is checked against (../shared/tools/realk8s: v1.37.2).
+const KubernetesVersion = "v1.37.2"
+
+// ControllerManagedAttachAnnotation is the annotation a kubelet sets on
+// its Node when the attach/detach controller is to attach and detach the
+// node's volumes (pkg/volume/util ControllerManagedAttachAnnotation; the
+// kubelet's initialNode, and reconcileCMADAnnotationWithExistingNode for a
+// Node that already exists).
+const ControllerManagedAttachAnnotation = "volumes.kubernetes.io/controller-managed-attach-detach"
+
 // NodeOptions describe a node joining the simulated cluster.
 type NodeOptions struct {
 	// Labels are added to the kubelet's own labels.
@@ -68,7 +83,7 @@ func (o NodeOptions) Validate(name string) error {
 
 // NewNode builds a registered, Ready node the way a kubelet registers one:
 // the kubernetes.io/hostname, os and arch labels (and their deprecated beta
-// forms), capacity and allocatable, Ready and pressure conditions, an
+// forms), the controller-managed-attach-detach annotation, capacity and allocatable, Ready and pressure conditions, an
 // InternalIP, node info, and a pod CIDR. index numbers the node (0, 1, 2 ...)
 // and picks its addresses. Timestamps are the store's current virtual time.
 func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
@@ -118,8 +133,13 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 		conds[i].LastHeartbeatTime, conds[i].LastTransitionTime = c.stamp(), c.stamp()
 	}
 	return &api.Node{
-		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},
-		Spec:       api.NodeSpec{PodCIDR: PodCIDR(index), Taints: taints},
+		// the kubelet's initialNode: with --enable-controller-attach-detach
+		// (the default) it asks the attach/detach controller to manage the
+		// node's volumes (volumeutil.ControllerManagedAttachAnnotation)
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels, Annotations: map[string]string{
+			ControllerManagedAttachAnnotation: "true",
+		}},
+		Spec: api.NodeSpec{PodCIDR: PodCIDR(index), Taints: taints},
 		Status: api.NodeStatus{
 			Capacity:    rl,
 			Allocatable: alloc,
@@ -129,7 +149,7 @@ func (c *Cluster) NewNode(name string, index int, o NodeOptions) *api.Node {
 				{Type: "Hostname", Address: name},
 			},
 			NodeInfo: api.NodeSystemInfo{
-				KubeletVersion:          "v1.37.0",
+				KubeletVersion:          KubernetesVersion,
 				OSImage:                 "Debian GNU/Linux 12 (bookworm)",
 				KernelVersion:           "6.1.0-28-amd64",
 				ContainerRuntimeVersion: "containerd://2.1.4",

@@ -122,3 +122,33 @@ func TestApplyStoredKinds(t *testing.T) {
 		"kubectl get deploy web",
 	}}})
 }
+
+// unnamedFiles are objects with neither metadata.name nor generateName.
+var unnamedFiles = map[string]string{
+	"ds.yaml":    "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  labels: {app: demo}\nspec:\n  selector:\n    matchLabels: {app: demo}\n  template:\n    metadata:\n      labels: {app: demo}\n    spec:\n      containers:\n      - name: c\n        image: nginx:1.23\n",
+	"cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: kube-system\ndata: {a: b}\n",
+	"node.yaml":  "apiVersion: v1\nkind: Node\nmetadata:\n  labels: {a: b}\n",
+	"pod.yaml":   "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n    image: nginx\n",
+	"multi.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  labels: {a: b}\nfoo: bar\n---\napiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {}\n",
+}
+
+// TestApplyUnnamed: kubectl apply of an object without metadata.name (and
+// without generateName) fails in kubectl itself, when it fetches the live
+// object (apply.go applyOneObject: info.Get, client-go's `resource name
+// may not be empty`, wrapped "error when retrieving current configuration
+// of: ... from server for: FILE"), before the server's validation; exit 1.
+// replace fails the same way when it puts the object; create sends it and
+// the server refuses it (`name or generateName is required`). A mapping
+// error of the object comes first.
+func TestApplyUnnamed(t *testing.T) {
+	runGoldenCases(t, []goldenCase{{name: "apply_unnamed", files: unnamedFiles, lines: []string{
+		"kubectl apply -f ds.yaml",
+		"kubectl apply -f cm.yaml",
+		"kubectl apply -f node.yaml",
+		"kubectl apply -f pod.yaml -n kube-public",
+		"kubectl apply -f multi.yaml",
+		"kubectl get cm",
+		"kubectl replace -f ds.yaml",
+		"kubectl create -f ds.yaml",
+	}}})
+}

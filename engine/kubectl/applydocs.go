@@ -142,9 +142,20 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 		for i, p := range parts {
 			e := entry{res: DocumentResult{File: name, Index: i, APIVersion: p.APIVersion, Kind: p.Kind, Name: p.Name,
 				Namespace: p.Namespace, StartLine: p.StartLine, EndLine: p.EndLine}}
+			ne := p.ClientNameError(mode, o.Namespace)
+			if ne == nil && (p.Err == nil || p.Err.FromServer()) && warnParts != nil && len(warnParts) == len(parts) {
+				// a strict decoding error leaves no object to look at:
+				// the same object decoded leniently
+				ne = warnParts[i].ClientNameError(mode, o.Namespace)
+			}
 			switch {
 			case stopped:
 				e.res.NotRead = true
+			case ne != nil:
+				// kubectl's own request fails before the server sees
+				// the object (applyOneObject's info.Get): an error of
+				// the object, reported after the builder's
+				e.res.Err, e.res.Diagnostics = &docError{ne}, ne.Diagnostics
 			case p.Err != nil:
 				e.res.Err, e.res.Diagnostics = &docError{p.Err}, p.Err.Diagnostics
 				e.builder = !p.Err.FromServer()

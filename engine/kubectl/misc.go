@@ -2,13 +2,17 @@ package kubectl
 
 import (
 	"fmt"
+
+	"github.com/dsplayground/dsplay/engine/cluster"
 	apischema "github.com/dsplayground/dsplay/engine/schema"
 	"sort"
 	"strings"
 )
 
-// Version is the Kubernetes version the playground's client and server report.
-const Version = "v1.37.0"
+// Version is the Kubernetes version the playground's client and server
+// report (kubectl version: the client's and the API server's gitVersion),
+// the same release as every node's kubeletVersion.
+const Version = cluster.KubernetesVersion
 
 // KustomizeVersion is the kustomize version kubectl prints alongside its own.
 // kubectl 1.34 embeds kustomize v5.7.1; the 1.37 value is assumed unchanged.

@@ -227,6 +227,18 @@ func (inv *invocation) patchObject(o object, ptype string, patch []byte, dry str
 		if err := dryRunUpdate(o, before, docs); err != nil {
 			return "", nil, err
 		}
+		// the strategy's PrepareForUpdate runs in a dry run too: a pod
+		// whose spec changes answers with the next generation
+		// (pkg/registry/core/pod/strategy.go updatePodGeneration)
+		if bp, ok := before[0].Object.(*api.Pod); ok {
+			if ap, ok := docs[0].Object.(*api.Pod); ok && !reflect.DeepEqual(bp.Spec, ap.Spec) {
+				if m, ok := patched["metadata"].(map[string]any); ok {
+					if g, ok := m["generation"].(int64); ok {
+						m["generation"] = g + 1
+					}
+				}
+			}
+		}
 		return patchOperation(true), patched, nil
 	}
 	if _, err := inv.applyPrintingWarnings(docs, manifest.ModeReplace); err != nil {

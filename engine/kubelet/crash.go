@@ -337,7 +337,7 @@ func (k *Kubelets) crash(n *api.Node, p *api.Pod) {
 		changed = true
 	}
 	if changed {
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 	if p.IsReady() && !cl.busy() {
 		// Nothing is left to happen (a passed startup gate): the pod is
@@ -478,10 +478,8 @@ func (k *Kubelets) runContainer(n *api.Node, p *api.Pod, cc *containerCrash, c *
 	}
 	st.Started = api.BoolPtr(cc.startedNow())
 	st.Ready = cc.readyNow()
-	if st.ContainerID == "" {
-		st.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+st.Name), hash32(st.Name+string(p.UID)))
-		st.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(st.Image)) + strings.Repeat("0", 56)
-	}
+	// every run is a new container: a new ID (convertContainerStatus)
+	setRuntimeStatus(p, c, st)
 	k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
 	k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
 }
@@ -495,7 +493,8 @@ func (k *Kubelets) terminate(p *api.Pod, cc *containerCrash, st *api.ContainerSt
 	if code == 0 {
 		reason = "Completed"
 	}
-	st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: cluster.MetaTime(started), FinishedAt: cluster.MetaTime(cc.at)}}
+	st.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, Reason: reason, StartedAt: cluster.MetaTime(started), FinishedAt: cluster.MetaTime(cc.at),
+		ContainerID: st.ContainerID}}
 	cc.finishedAt = cc.at
 	st.Ready, st.Started = false, api.BoolPtr(false)
 	if !cc.restarts(code) {

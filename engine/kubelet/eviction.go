@@ -231,7 +231,7 @@ func (k *Kubelets) evictOne(n *api.Node, resource string) bool {
 		}
 	}
 	sortPodConditions(p)
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 	if k.evict.killing == nil {
 		k.evict.killing = map[string]time.Time{}
 	}
@@ -267,14 +267,14 @@ func (k *Kubelets) stopEvicted() {
 			for i := range list {
 				cs := &list[i]
 				if r := cs.State.Running; r != nil {
-					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: cluster.MetaTime(at)}}
+					cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: cluster.MetaTime(at), ContainerID: cs.ContainerID}}
 				}
 				cs.Ready = false
 				cs.Started = api.BoolPtr(false)
 			}
 		}
 		k.writeConditions(p, now)
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 }
 

@@ -225,7 +225,7 @@ func (k *Kubelets) initialized(n *api.Node, p *api.Pod, t *timeline) bool {
 		changed = true
 	}
 	if changed {
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 	return cl.initDone && !t.started.After(now) && p.Status.Phase != api.PodFailed
 }

@@ -556,6 +556,12 @@ func (k *Kubelets) syncPod(n *api.Node, p *api.Pod) {
 		delete(k.crashers, p.UID)
 		return
 	}
+	if p.Status.StartTime != nil && p.Status.ObservedGeneration != p.Generation {
+		// the spec changed (updatePodGeneration bumped the generation):
+		// the pod worker's sync of the update posts a status with the
+		// generation it saw (status_manager SetPodStatus)
+		_ = k.writeStatus(p)
+	}
 	t := k.timelines[p.UID]
 	if p.Status.StartTime == nil {
 		// The kubelet learns of a bound pod through its watch, and its pod
@@ -690,7 +696,7 @@ func (k *Kubelets) canAdmitPod(n *api.Node, p *api.Pod) bool {
 	if p.Status.QOSClass == "" {
 		p.Status.QOSClass = api.GetPodQOS(&p.Spec)
 	}
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 	k.decide(p, "canAdmitPod", "reject", fmt.Sprintf("the kubelet on %s rejected the pod at admission (%s): %s", n.Name, reason, msg))
 	return false
 }
@@ -728,7 +734,7 @@ func (k *Kubelets) admit(n *api.Node, p *api.Pod) *timeline {
 	} else {
 		how = k.planMainPulls(n, p, t, now)
 	}
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 	k.decide(p, "SyncPod", "start", fmt.Sprintf("the kubelet on %s accepted the pod: ContainerCreating, %s; containers start at +%s", n.Name, how, t.started.Sub(now)))
 	return t
 }
@@ -929,8 +935,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 			cs := &p.Status.ContainerStatuses[i]
 			cs.State = api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: cluster.MetaTime(started)}}
 			cs.Started = api.BoolPtr(true)
-			cs.ContainerID = fmt.Sprintf("containerd://%08x%08x", hash32(string(p.UID)+cs.Name), hash32(cs.Name+string(p.UID)))
-			cs.ImageID = "sha256:" + fmt.Sprintf("%08x", hash32(cs.Image)) + strings.Repeat("0", 56)
+			setRuntimeStatus(p, containerNamed(p, cs.Name), cs)
 			fp := containerFieldPath(cs.Name)
 			k.event(p, n, fp, api.EventTypeNormal, "Created", "Container created")
 			k.event(p, n, fp, api.EventTypeNormal, "Started", "Container started")
@@ -965,7 +970,7 @@ func (k *Kubelets) advance(n *api.Node, p *api.Pod, t *timeline) {
 		k.decide(p, "SyncPod", "ready", "all containers are ready: the pod is Ready")
 	}
 	if changed {
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 }
 
@@ -1015,6 +1020,12 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 				k.event(p, n, containerFieldPath(cs.Name), api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", cs.Name))
 			}
 		}
+		if p.Status.ObservedGeneration != p.Generation {
+			// the deletion bumped the generation: SyncTerminatingPod's
+			// status (status_manager SetPodStatus, forced for a pod with
+			// a deletionTimestamp) reports the generation it saw
+			_ = k.writeStatus(p)
+		}
 		k.c.WakeAt(at)
 	}
 	if at.After(now) {
@@ -1029,7 +1040,7 @@ func (k *Kubelets) syncTerminatingPod(n *api.Node, p *api.Pod) {
 			for i := range p.Status.ContainerStatuses {
 				p.Status.ContainerStatuses[i].Ready = false
 			}
-			_ = k.c.UpdatePod(p)
+			_ = k.writeStatus(p)
 		}
 		return
 	}

@@ -366,7 +366,7 @@ func (k *Kubelets) writeReadiness(p *api.Pod, pr *podProber, now time.Time) bool
 		p.SetCondition(api.PodReady, api.ConditionFalse, "ContainersNotReady", msg, cluster.MetaTime(now))
 		k.decide(p, "doProbe", "unready", "a readiness probe failed: the pod is not Ready ("+msg+")")
 	}
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 	return true
 }
 

@@ -346,7 +346,7 @@ func (k *Kubelets) configured(n *api.Node, p *api.Pod, t *timeline, now time.Tim
 	t.nextSync = now.Add(podWorkerResync(p, names[0]))
 	k.c.WakeAt(t.nextSync)
 	if waitingKey(p) != before {
-		_ = k.c.UpdatePod(p)
+		_ = k.writeStatus(p)
 	}
 	if first {
 		k.decide(p, "SyncPod", "wait", fmt.Sprintf("container(s) %s cannot be configured (CreateContainerConfigError: %s): they wait, and the pod worker tries again in %s",

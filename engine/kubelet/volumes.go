@@ -149,7 +149,7 @@ func (k *Kubelets) volumesPending(n *api.Node, p *api.Pod) bool {
 func (k *Kubelets) writeWaitingForVolumes(n *api.Node, p *api.Pod, now time.Time) {
 	setCreatingStatus(n, p, api.ConditionFalse, now)
 	k.setContainersCreating(p, now)
-	_ = k.c.UpdatePod(p)
+	_ = k.writeStatus(p)
 }
 
 // pruneMountWaits forgets the waits of pods that are gone.

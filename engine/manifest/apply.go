@@ -635,6 +635,11 @@ func (a *applier) updatePod(doc *Document, pod, live *api.Pod) (*api.Pod, bool, 
 	}
 	upd.Spec = spec
 	upd.Extra = pod.Extra
+	// podStrategy.PrepareForUpdate: updatePodGeneration bumps
+	// metadata.generation when the spec changes (metadata alone does not)
+	if !semanticEqual(live.Spec, upd.Spec) {
+		upd.Generation = live.Generation + 1
+	}
 	unchanged := a.mode == ModeApply && semanticEqual(live.Spec, upd.Spec) && semanticEqual(live.Labels, upd.Labels) &&
 		semanticEqual(live.Annotations, upd.Annotations)
 	return upd, unchanged, nil
@@ -663,7 +668,17 @@ func (a *applier) planNode(doc *Document, n *api.Node) (string, func() error, []
 			for k, v := range n.Labels {
 				node.Labels[k] = v
 			}
-			node.Annotations = n.Annotations
+			// the kubelet finds its Node created and sets the
+			// controller-managed attach-detach annotation to its own value
+			// (registerWithAPIServer: reconcileCMADAnnotationWithExistingNode)
+			kubelet := node.Annotations
+			node.Annotations = map[string]string{}
+			for k, v := range n.Annotations {
+				node.Annotations[k] = v
+			}
+			for k, v := range kubelet {
+				node.Annotations[k] = v
+			}
 			if a.mode == ModeApply {
 				if node.Annotations == nil {
 					node.Annotations = map[string]string{}

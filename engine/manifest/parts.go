@@ -3,6 +3,9 @@ package manifest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dsplayground/dsplay/engine/api"
+	apischema "github.com/dsplayground/dsplay/engine/schema"
 )
 
 // Part is one object of a manifest file as kubectl's resource builder
@@ -189,3 +192,61 @@ func (e *Error) FromServer() bool {
 // NewError is an Error of diagnostics gathered from several Errors (their
 // Diagnostics), sorted by position.
 func NewError(diags []Diagnostic) *Error { return newError(diags) }
+
+// ClientNameError is the error kubectl itself gives, before it sends
+// anything, for an object that has neither metadata.name nor
+// metadata.generateName (nil for any other part, and for kubectl create,
+// whose request the API server refuses with `name or generateName is
+// required`). The client's request for an empty name fails with
+// `resource name may not be empty` (client-go rest Request.Name): kubectl
+// apply meets it when it fetches the live object
+// (staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go applyOneObject:
+// info.Get, wrapped by cmdutil.AddSourceToErr with "retrieving current
+// configuration of:\n<info.String()>\nfrom server for:"), kubectl replace
+// when it puts it (replace.go: AddSourceToErr("replacing", ...)). A
+// mapping or parse error of the part comes first (the resource builder's).
+// namespace is the namespace kubectl gives a namespaced object that names
+// none (-n, else "default").
+func (p *Part) ClientNameError(mode Mode, namespace string) *Error {
+	if mode == ModeCreate || p.Kind == "" || (p.Err != nil && !p.Err.FromServer()) || p.Document.raw == nil {
+		return nil
+	}
+	for _, f := range []string{"name", "generateName"} {
+		if v, _ := RawField(p.Document.raw, "metadata", f); v != nil && v != "" {
+			return nil
+		}
+	}
+	r, ok := apischema.ServedKind(p.APIVersion, p.Kind)
+	if !ok {
+		return nil
+	}
+	// info.Namespace: the object's own, else (namespaced kinds) the
+	// builder's default
+	var ns string
+	if v, _ := RawField(p.Document.raw, "metadata", "namespace"); v != nil {
+		ns, _ = v.(string)
+	}
+	if r.Namespaced && ns == "" {
+		ns = namespace
+		if ns == "" {
+			ns = api.DefaultNamespace
+		}
+	}
+	file := p.Document.file
+	var msg, hint string
+	if mode == ModeApply {
+		// resource.Info.String(): the mapping's GroupVersionResource and
+		// GroupVersionKind as schema's String() print them ("apps/v1,
+		// Resource=daemonsets", "/v1, Kind=Pod" for the core group)
+		msg = fmt.Sprintf("error when retrieving current configuration of:\nResource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q\nfrom server for: %q: resource name may not be empty",
+			r.Group+"/"+r.Version+", Resource="+r.Resource, r.Group+"/"+r.Version+", Kind="+r.Kind, "", ns, file)
+		hint = "kubectl apply finds the live object by metadata.name: give the object a name (kubectl create can name it from metadata.generateName)"
+	} else {
+		msg = fmt.Sprintf("error when replacing %q: resource name may not be empty", file)
+		hint = "kubectl replace needs metadata.name to know which object to replace"
+	}
+	doc := p.Document
+	pos := doc.position("metadata")
+	return newError([]Diagnostic{{File: file, Line: pos.line, Column: pos.col, Field: "metadata.name",
+		Message: msg, Hint: hint, kubectl: "error: " + msg}})
+}

@@ -11,6 +11,7 @@ package nodelifecycle
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
@@ -40,6 +41,11 @@ type NodeLifecycle struct {
 	// renewed, no condition or taint can be due, so Sync skips the pass.
 	nodesSeen   int64
 	nodesSeenOK bool
+	// known are the registered nodes, by name, with their UIDs
+	// (knownNodeSet); knownSeen is the NodeVersion they were last
+	// compared with the store at.
+	known     map[string]string
+	knownSeen int64
 }
 
 // New returns the node lifecycle controller of the cluster c (upstream
@@ -61,6 +67,7 @@ var lifecycleTaintKeys = map[string]bool{
 // last pass and every lease is being renewed.
 func (nl *NodeLifecycle) Sync() {
 	nl.registerNodes()
+	nl.removeNodes()
 	if nl.c.EndedNodeLeases() == 0 && nl.nodesSeenOK && nl.c.NodeVersion() == nl.nodesSeen {
 		return
 	}
@@ -89,6 +96,36 @@ func (nl *NodeLifecycle) registerNodes() {
 		}
 		nl.c.RecordNodeEvent(&n.ObjectMeta, api.EventTypeNormal, "RegisteredNode",
 			fmt.Sprintf("Node %s event: Registered Node %s in Controller", n.Name, n.Name), cluster.ComponentNodeLifecycle, "")
+		if nl.known == nil {
+			nl.known = map[string]string{}
+		}
+		nl.known[n.Name] = n.UID
+	}
+}
+
+// removeNodes mirrors the controller's sight of a node gone from its
+// informer's list (monitorNodeHealth, deleted nodes from classifyNodes):
+// Normal RemovingNode "Node <name> event: Removing Node <name> from
+// Controller" (controllerutil.RecordNodeEvent, with the deleted node's
+// UID), and the node leaves knownNodeSet. Nodes are compared with the store
+// only when some node changed.
+func (nl *NodeLifecycle) removeNodes() {
+	if len(nl.known) == 0 || nl.c.NodeVersion() == nl.knownSeen {
+		return
+	}
+	nl.knownSeen = nl.c.NodeVersion()
+	var gone []string
+	for name, uid := range nl.known {
+		if n := nl.c.Node(name); n == nil || n.UID != uid {
+			gone = append(gone, name)
+		}
+	}
+	sort.Strings(gone)
+	for _, name := range gone {
+		meta := api.ObjectMeta{Name: name, UID: nl.known[name]}
+		delete(nl.known, name)
+		nl.c.RecordNodeEvent(&meta, api.EventTypeNormal, "RemovingNode",
+			fmt.Sprintf("Node %s event: Removing Node %s from Controller", name, name), cluster.ComponentNodeLifecycle, "")
 	}
 }
 

@@ -606,6 +606,8 @@ func (s *Scheduler) recordFailure(p *api.Pod, msg string, post postFilterResult)
 		}
 		cond.Status, cond.Reason, cond.Message = api.ConditionFalse, "Unschedulable", msg
 		cond.LastProbeTime = stamp
+		// handleSchedulingFailure: CalculatePodConditionObservedGeneration
+		cond.ObservedGeneration = p.Generation
 		if post.nominate {
 			p.Status.NominatedNodeName = post.node
 		}
@@ -643,8 +645,12 @@ func (s *Scheduler) bind(p *api.Pod, ni *nodeInfo) {
 	p.Spec.NodeName = ni.node.Name
 	p.Status.NominatedNodeName = ""
 	if cond := p.Condition(api.PodScheduled); cond != nil {
+		// the binding's UpdatePodCondition replaces the condition with
+		// one that has no observedGeneration (BindingREST
+		// setPodNodeAndMetadata); the kubelet's status sets it again
 		cond.Status, cond.Reason, cond.Message = api.ConditionTrue, "", ""
 		cond.LastTransitionTime, cond.LastProbeTime = now, time0
+		cond.ObservedGeneration = 0
 	} else {
 		p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: now})
 	}
