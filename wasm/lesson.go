@@ -104,10 +104,12 @@ func initLessonsUI(a *app) {
 	u.load()
 
 	// The "Lessons" button goes in the top bar, after the title.
-	u.openBtn = textEl("button", "ctl lessons-open", "Lessons")
+	u.openBtn = textEl("button", "ctl lessons-open", tr("lessons.open"))
 	u.openBtn.Set("id", "lessons-open")
 	u.openBtn.Set("type", "button")
-	u.openBtn.Set("title", "Lessons and exercises")
+	u.openBtn.Set("title", tr("lessons.title"))
+	u.openBtn.Get("dataset").Set("i18n", "lessons.open") // a language switch redraws it
+	u.openBtn.Call("setAttribute", "data-i18n-title", "lessons.title")
 	u.openBtn.Call("setAttribute", "aria-haspopup", "dialog")
 	u.openBtn.Call("setAttribute", "aria-controls", "lessons")
 	if h1 := document.Call("querySelector", ".topbar h1"); !h1.IsNull() {

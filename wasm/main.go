@@ -178,8 +178,8 @@ func (a *app) start() (err error) {
 	a.exposeHooks()
 	a.initStage()
 	stepPace = !urlParam("instant")
-	a.initLessons() // lessons and exercises (lesson.go)
-	a.initLanguage()
+	a.initLanguage() // before what draws the chrome's words (i18n.go)
+	a.initLessons()  // lessons and exercises (lesson.go)
 	a.initAutosave()
 	a.initAbout()
 
