@@ -60,6 +60,7 @@ type autosave struct {
 	// date at each save (the Share panel's opt-in); liveTooLong: the
 	// session has outgrown a link (said once).
 	live, liveTooLong bool
+	idle              bool // a save waits for idle time
 }
 
 // saveMark is what a save depends on: a save is needed when it changed.
@@ -198,12 +199,30 @@ func (s *autosave) mark() saveMark {
 }
 
 // frame saves when the session changed and saveEvery has passed (not while
-// a command runs: the Recorder is mid-input).
+// a command runs: the Recorder is mid-input), in the browser's next idle
+// time (requestIdleCallback, within a second): exporting a long session
+// takes milliseconds a frame should not spend.
 func (s *autosave) frame() {
-	if s == nil || !s.on || s.yielded || s.a.kc.waiting || nowMs()-s.lastMs < saveEvery {
+	if s == nil || !s.on || s.yielded || s.idle || s.a.kc.waiting || nowMs()-s.lastMs < saveEvery {
 		return
 	}
-	s.saveIfChanged()
+	ric := global.Get("requestIdleCallback")
+	if !ric.Truthy() {
+		s.saveIfChanged()
+		return
+	}
+	s.idle = true
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		s.idle = false
+		if !s.yielded && !s.a.kc.waiting && !s.a.stopped {
+			defer s.a.recoverAt("autosave")
+			s.saveIfChanged()
+		}
+		return nil
+	})
+	global.Call("requestIdleCallback", f, map[string]any{"timeout": 1000})
 }
 
 // saveNow saves at once if the session changed (the page is hidden or
@@ -216,13 +235,15 @@ func (s *autosave) saveNow() {
 	s.saveIfChanged()
 }
 
+// saveIfChanged saves what changed since the last save (looked at most
+// every saveEvery from frames).
 func (s *autosave) saveIfChanged() {
+	s.lastMs = nowMs()
 	m := s.mark()
 	if m == s.last {
 		s.saveOwn()
 		return
 	}
-	s.lastMs = nowMs()
 	s.last = m
 	s.save()
 	s.saveOwn()

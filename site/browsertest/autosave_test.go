@@ -73,6 +73,8 @@ func TestAutosaveReloadRestores(t *testing.T) {
 // A corrupt record opens the page as new, says so, and keeps the text.
 func TestAutosaveCorruptRecord(t *testing.T) {
 	p := open(t, "?paused")
+	// after the page's first save, nothing changes (paused): leaving does not save again
+	p.waitJS(`localStorage.getItem(`+savedKeyJS+`) !== null`, "the first save")
 	eval[bool](p, `(localStorage.setItem(`+savedKeyJS+`, '{"v":1,"scenario":"-- .dsplay/inputs.json --\n{oops'), true)`)
 	p.reload()
 	p.waitJS(`dsplay.pods().length > 0 || dsplay.elapsed() >= 0`, "the page up")
