@@ -79,6 +79,15 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	if eval[bool](p, `!document.getElementById("sw-update").hidden`) {
 		t.Error("an update offered while offline")
 	}
+	// an embed of the offline site in a tutorial: framed (the cached
+	// embed.html lets any site frame it), and it starts
+	var tutorialOrigin string
+	tutorial := serveHTML(t, func(*http.Request) string {
+		return fmt.Sprintf(parentHTML, iframe(srv.URL+"/?embed&paused&start=auto&origin="+tutorialOrigin, 600, 400), srv.URL)
+	})
+	tutorialOrigin = tutorial.URL
+	e := openParentBeside(t, tutorial.URL+"/t.html", p)
+	e.waitJS(`events(0, "dsplay:ready").length === 1`, "the offline embed to start")
 
 	// A new version.
 	down.Store(false)

@@ -40,11 +40,16 @@ self.addEventListener("message", function (ev) {
 });
 
 // pageKey is the precached page a navigation to url shows ("index.html"
-// for the site's root).
+// for the site's root). A page asked for in embed mode (?embed) is
+// embed.html, the same page in embed mode, which the server sends with the
+// Content-Security-Policy that lets any site frame it (site/web): the
+// cached index.html's would refuse the frame.
 function pageKey(url) {
   const scope = new URL(self.registration.scope);
   let p = url.pathname.slice(scope.pathname.length);
   if (p === "" || p.endsWith("/")) p += "index.html";
+  if (!/\.[a-z0-9]+$/.test(p)) p += ".html"; // /embed is embed.html (site/web)
+  if (url.searchParams.has("embed") && /(^|\/)index\.html$/.test(p)) p = p.replace(/index\.html$/, "embed.html");
   return new URL(p, scope).href;
 }
 
