@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
 	"github.com/dsplayground/dsplay/engine/manifest"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // RenderObject returns a stored object in the shape the API server returns
