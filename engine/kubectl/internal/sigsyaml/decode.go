@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +25,7 @@ func YAMLToJSON(y []byte) ([]byte, error) {
 	if err := yaml.Unmarshal(y, &root); err != nil {
 		return nil, syntaxError(y, err)
 	}
-	d := &decoder{aliases: map[*yaml.Node]bool{}}
+	d := &decoder{src: y, aliases: map[*yaml.Node]bool{}}
 	v, err := d.decode(&root)
 	if err != nil {
 		return nil, err
@@ -55,6 +57,8 @@ func Unmarshal(y []byte, obj any) error {
 // yaml.v3's nodes: the values it yields are map[any]any, []any, string,
 // bool, int64, uint64, float64 and nil.
 type decoder struct {
+	src                                 []byte
+	starts                              []int // lineStarts(src), once needed
 	aliases                             map[*yaml.Node]bool
 	aliasDepth, decodeCount, aliasCount int
 }
@@ -143,7 +147,7 @@ func quoted(n *yaml.Node) bool {
 // scalar mirrors goyaml.v2's decoder.scalar into an interface{}.
 func (d *decoder) scalar(n *yaml.Node) (any, error) {
 	tag := explicitTag(n)
-	if tag == "" && quoted(n) {
+	if tag == "" && quoted(n) || tag == "" && d.nonSpecific(n) {
 		return n.Value, nil
 	}
 	rtag, v, err := resolve(tag, n.Value)
@@ -157,6 +161,30 @@ func (d *decoder) scalar(n *yaml.Node) (any, error) {
 		return n.Value, nil // v2 keeps timestamps as the text
 	}
 	return v, nil
+}
+
+// nonSpecific reports a plain scalar tagged "!", the non-specific tag:
+// yaml.v3 resolves it as if it had no tag, goyaml.v2 makes it a string.
+// The node starts at its tag (or at the anchor before it).
+func (d *decoder) nonSpecific(n *yaml.Node) bool {
+	if n.Line < 1 || n.Column < 1 {
+		return false
+	}
+	if d.starts == nil {
+		d.starts = lineStarts(d.src)
+	}
+	if n.Line > len(d.starts) {
+		return false
+	}
+	rest := string(d.src[d.starts[n.Line-1]:])
+	for i := 1; i < n.Column && rest != ""; i++ {
+		_, w := utf8.DecodeRuneInString(rest)
+		rest = rest[w:]
+	}
+	if strings.HasPrefix(rest, "&") { // the anchor, then blanks
+		rest = strings.TrimLeft(strings.TrimLeftFunc(rest, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' }), " \t\r\n")
+	}
+	return rest == "!" || strings.HasPrefix(rest, "! ") || strings.HasPrefix(rest, "!\t") || strings.HasPrefix(rest, "!\n") || strings.HasPrefix(rest, "!\r")
 }
 
 // isMerge mirrors goyaml.v2's isMerge: a "<<" key, plain or tagged !!merge.
@@ -337,6 +365,18 @@ func syntaxError(y []byte, err error) error {
 		context--
 	}
 	starts := lineStarts(y)
+	switch {
+	case msg == "found unexpected end of stream":
+		// an unclosed quoted scalar: the problem is the end of the text
+		return fmt.Errorf("yaml: line %d: %s", len(starts), msg)
+	case msg == "could not find expected ':'" && context > 0:
+		// a simple key without its ":" (context, its line): the problem is
+		// where the scanner stands when it finds the key stale, for a plain
+		// scalar the first line after it that is not blank, or the end of
+		// the text (where a line is forced, as yaml_parser_fetch_stream_end
+		// does)
+		return fmt.Errorf("yaml: line %d: %s", nextTokenLine(y, starts, context)+1, msg)
+	}
 	if context <= 0 || context >= len(starts) {
 		return err
 	}
@@ -357,6 +397,31 @@ func syntaxError(y []byte, err error) error {
 		rel = 1
 	}
 	return fmt.Errorf("yaml: line %d: %s", context+rel, msg)
+}
+
+// nextTokenLine is the first line after line that holds more than blanks
+// (where the scanning of a plain scalar key stops, a comment included),
+// or the line the end of the text is on once a line break is forced there.
+func nextTokenLine(y []byte, starts []int, line int) int {
+	for l := line + 1; l < len(starts); l++ {
+		end := len(y)
+		if l+1 < len(starts) {
+			end = starts[l+1]
+		}
+		text := strings.TrimLeft(string(y[starts[l]:end]), " \t")
+		if text != "" && !isYAMLBreakStart(text) {
+			return l
+		}
+	}
+	last := len(starts) - 1
+	if starts[last] < len(y) {
+		return last + 1 // the text does not end with a line break
+	}
+	return last
+}
+
+func isYAMLBreakStart(s string) bool {
+	return s[0] == '\r' || s[0] == '\n' || strings.HasPrefix(s, "\u0085") || strings.HasPrefix(s, "\u2028") || strings.HasPrefix(s, "\u2029")
 }
 
 // lineStarts are the offsets at which libyaml's lines begin: after CR LF,
