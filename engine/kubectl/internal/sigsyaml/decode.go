@@ -19,7 +19,10 @@ import (
 // resolution, merge keys, the later of two equal keys winning), its keys
 // made strings as convertToJSONableObject makes them, then marshalled
 // with encoding/json. yaml.v3 parses the text; its syntax errors read as
-// v2's ("yaml: line 3: mapping values are not allowed in this context").
+// v2's ("yaml: line 3: mapping values are not allowed in this context",
+// the line v2 names: see syntaxError). The two libyaml ports disagree on
+// a few malformed texts (v2 reads "{}: 1" as {}, v3 refuses "%YAML 1.1"
+// without "---"); there this follows yaml.v3.
 func YAMLToJSON(y []byte) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(y, &root); err != nil {

@@ -47,15 +47,16 @@ type emitter struct {
 	indention  bool
 	flowLevel  int
 
-	// the context of the node being emitted (yaml_emitter_emit_node)
-	root, sequence, mapping, simpleKey bool
+	// the context of the node being emitted (yaml_emitter_emit_node's
+	// mapping and simple_key; its root and sequence change nothing here)
+	mapping, simpleKey bool
 }
 
 // emitDocument writes v as goyaml.v2's Marshal does: one implicit
 // document (stream start, document start, the node, document end).
 func emitDocument(v any) []byte {
 	e := &emitter{indent: -1, whitespace: true, indention: true}
-	e.node(v, true, false, false, false)
+	e.node(v, false, false)
 	e.writeIndent() // yaml_emitter_emit_document_end
 	return e.out
 }
@@ -139,8 +140,8 @@ func (e *emitter) writeIndicator(ind string, needWhitespace, isWhitespace, isInd
 }
 
 // node mirrors yaml_emitter_emit_node and the states it leads to.
-func (e *emitter) node(v any, root, sequence, inMapping, simpleKey bool) {
-	e.root, e.sequence, e.mapping, e.simpleKey = root, sequence, inMapping, simpleKey
+func (e *emitter) node(v any, inMapping, simpleKey bool) {
+	e.mapping, e.simpleKey = inMapping, simpleKey
 	switch v := v.(type) {
 	case *mapping:
 		if e.flowLevel > 0 || len(v.keys) == 0 {
@@ -194,7 +195,7 @@ func (e *emitter) blockSequence(items []any) {
 	for _, it := range items {
 		e.writeIndent()
 		e.writeIndicator("-", true, false, true)
-		e.node(it, false, true, false, false)
+		e.node(it, false, false)
 	}
 	e.popIndent()
 }
@@ -207,15 +208,15 @@ func (e *emitter) blockMapping(m *mapping) {
 	for i, k := range m.keys {
 		e.writeIndent()
 		if a := analyze(k); !a.multiline && len(k) <= 128 {
-			e.node(k, false, false, true, true)
+			e.node(k, true, true)
 			e.writeIndicator(":", false, false, false)
 		} else {
 			e.writeIndicator("?", true, false, true)
-			e.node(k, false, false, true, false)
+			e.node(k, true, false)
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
 		}
-		e.node(m.values[i], false, false, true, false)
+		e.node(m.values[i], true, false)
 	}
 	e.popIndent()
 }

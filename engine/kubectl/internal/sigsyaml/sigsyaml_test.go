@@ -61,6 +61,13 @@ func trickyValues() []any {
 		}}}},
 		[]any{strings.Repeat("x ", 60), map[string]any{strings.Repeat("k", 130): strings.Repeat("v ", 50)}},
 		map[string]any{"a\nb": map[string]any{"c": 1}, "x\ny": []any{1}, "p\nq": "r\ns"},
+		// keys goyaml.v2 cannot read back from the JSON: past 1024
+		// characters, or over a NEL (a line break to YAML)
+		map[string]any{strings.Repeat("k", 1022): 1}, map[string]any{strings.Repeat("k", 1023): 1},
+		map[string]any{strings.Repeat("<", 170): 1}, map[string]any{strings.Repeat("<", 171): 1},
+		map[string]any{"a": []any{map[string]any{"x\u0085y": 1}}}, map[string]any{"a\u0085b\u0085c": map[string]any{"d\u0085e": 1}},
+		map[string]any{"k": "a\u0085--- b", "l": "a\u0085---b"}, []any{"a\u0085...\u0085", "\u0085\u0085a", "a \u0085 b", "a\u0085 \u0085  b  "},
+		map[string]any{"a\u0085b": "\x7f"}, map[string]any{"z": "\u0085---\u0085", "a\u0085b": 1},
 	)
 	return vs
 }
