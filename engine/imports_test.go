@@ -30,6 +30,8 @@ var importLayers = map[string]int{
 	// the object model and the generated schema
 	"api": 0, "schema/internal/wire": 0, "schema": 1, "schema/internal/gen": 1,
 	"internal/enginetest": 0,
+	// kubectl's YAML (sigs.k8s.io/yaml's behaviour over yaml.v3)
+	"kubectl/internal/sigsyaml": 0,
 	// the API server and its store
 	"cluster": 1,
 	// the store of a Simulation, for engine packages only

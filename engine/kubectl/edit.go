@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
+	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
 	"github.com/dsplayground/dsplay/engine/manifest"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // editHeader is the comment kubectl edit puts above the object

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	sigsyaml "sigs.k8s.io/yaml"
+	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
 	"github.com/dsplayground/dsplay/engine/manifest"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // RenderObject returns a stored object in the shape the API server returns
@@ -587,9 +587,10 @@ func lookupOrCreate(root map[string]any, p string) map[string]any {
 	return cur
 }
 
-// MarshalYAML renders v as `kubectl get -o yaml` does: through
-// sigs.k8s.io/yaml v1.6.0 (JSON first, then YAML with keys sorted and
-// sequences not indented under their key). v is usually RenderObject's map.
+// MarshalYAML renders v as `kubectl get -o yaml` does: as sigs.k8s.io/yaml
+// v1.6.0 does (JSON first, then YAML with keys sorted and sequences not
+// indented under their key), through internal/sigsyaml, its rewrite over
+// yaml.v3. v is usually RenderObject's map.
 func MarshalYAML(v any) (string, error) {
 	b, err := sigsyaml.Marshal(v)
 	if err != nil {
