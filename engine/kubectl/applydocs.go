@@ -146,7 +146,7 @@ func ApplyManifests(c *cluster.Cluster, files map[string]string, names []string,
 			if ne == nil && (p.Err == nil || p.Err.FromServer()) && warnParts != nil && len(warnParts) == len(parts) {
 				// a strict decoding error leaves no object to look at:
 				// the same object decoded leniently
-				ne = warnParts[i].ClientNameError(mode, o.Namespace)
+				ne = warnParts[i].ClientNameError(mode, o.Namespace).WithRepairs(p.Err)
 			}
 			switch {
 			case stopped:

@@ -63,3 +63,39 @@ func TestImmutableSelectorDiagnostic(t *testing.T) {
 		t.Errorf("diagnostic %+v", d)
 	}
 }
+
+// TestClientNameErrorKeepsRepair checks a name lost with the line breaks
+// (`metadata:name: n1`): kubectl's own error is all it prints, and the
+// repair of the flattened line stays among the diagnostics, silent.
+func TestClientNameErrorKeepsRepair(t *testing.T) {
+	text := "apiVersion: v1\nkind: Node\nmetadata:name: n1\n"
+	strict, fatal := DecodeParts("manifest.yaml", text, DecodeOptions{})
+	if fatal != nil || len(strict) != 1 || strict[0].Err == nil {
+		t.Fatalf("strict decode: parts %d, fatal %v", len(strict), fatal)
+	}
+	// kubectl apply looks at the object as decoded leniently
+	lenient, _ := DecodeParts("manifest.yaml", text, DecodeOptions{FieldValidation: FieldValidationWarn})
+	err := lenient[0].ClientNameError(ModeApply, "")
+	if err == nil {
+		t.Fatal("no error for an object without metadata.name")
+	}
+	if err.WithRepairs(nil) != err || err.WithRepairs(err) != err {
+		t.Error("WithRepairs without repairs changed the error")
+	}
+	err = err.WithRepairs(strict[0].Err)
+	if got := err.Error(); !strings.HasPrefix(got, "error: error when retrieving current configuration of:") || strings.Contains(got, "line breaks") {
+		t.Errorf("kubectl's output %q", got)
+	}
+	var repair string
+	for _, d := range err.Diagnostics {
+		if i := strings.Index(d.Hint, flattenedRepair); i >= 0 {
+			repair = d.Hint[i+len(flattenedRepair):]
+			if d.Line != 3 {
+				t.Errorf("the repair is on line %d, want 3", d.Line)
+			}
+		}
+	}
+	if repair != "metadata:\n  name: n1" {
+		t.Errorf("repair %q, want metadata:\\n  name: n1", repair)
+	}
+}

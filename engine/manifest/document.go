@@ -790,8 +790,12 @@ func flattenedHint(lines []string, rel int, kind string) string {
 	if len(restored) > 40 {
 		restored = append(restored[:40], "...")
 	}
-	return "the line breaks of this line were lost (copied from a web page?); it should read:\n" + strings.Join(restored, "\n")
+	return "the line breaks of this line were lost (copied from a web page?); " + flattenedRepair + strings.Join(restored, "\n")
 }
+
+// flattenedRepair ends a hint's text and starts the restored lines that
+// follow it (the page offers them as a fix).
+const flattenedRepair = "it should read:\n"
 
 // looksFlattened reports whether a line holds more than one mapping key:
 // a key with a colon inside (`metadata:name: x`) or a second `key: value`.

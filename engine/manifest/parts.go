@@ -250,3 +250,26 @@ func (p *Part) ClientNameError(mode Mode, namespace string) *Error {
 	return newError([]Diagnostic{{File: file, Line: pos.line, Column: pos.col, Field: "metadata.name",
 		Message: msg, Hint: hint, kubectl: "error: " + msg}})
 }
+
+// WithRepairs is e with the repairs of flattened lines among from's
+// diagnostics added as silent diagnostics (shown with their fixes, not in
+// kubectl's output), or e itself when from has none. It is for an error
+// kubectl gives before the server reads the object (ClientNameError of a
+// leniently decoded part) while the strict decode (from) found a name
+// lost with the line breaks (`metadata:name: x`): the repair is what to fix.
+func (e *Error) WithRepairs(from *Error) *Error {
+	if e == nil || from == nil {
+		return e
+	}
+	diags := append([]Diagnostic(nil), e.raw...)
+	for _, d := range from.Diagnostics {
+		if strings.Contains(d.Hint, flattenedRepair) {
+			diags = append(diags, Diagnostic{File: d.File, Line: d.Line, Column: d.Column,
+				Message: "the line breaks of this line were lost", Hint: d.Hint, silent: true})
+		}
+	}
+	if len(diags) == len(e.raw) {
+		return e
+	}
+	return newError(diags)
+}
