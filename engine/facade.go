@@ -60,6 +60,16 @@ func ManifestDiagnostics(err error) (ds []Diagnostic, ok bool) {
 	return nil, false
 }
 
+// ManifestRepair is one fix of damage pasted from a web page
+// (manifest.Repair: its kind, a title naming the lines, the fixed text).
+type ManifestRepair = manifest.Repair
+
+// ManifestRepairs lists the one-click fixes text needs, one per kind of
+// damage (manifest.Repairs: unusual spaces, tabs in the indentation,
+// bullets, curly quotes, full-width punctuation), and the text with all of
+// them applied ("" when nothing needs repair).
+func ManifestRepairs(text string) ([]ManifestRepair, string) { return manifest.Repairs(text) }
+
 // CheckManifest decodes and validates text, the file named file, as Apply
 // does before it writes (manifest.Decode: strict field validation,
 // defaulting, the API server's validation), touching no store. It returns

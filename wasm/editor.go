@@ -53,6 +53,10 @@ type editor struct {
 	// tabsFixed is the applied text with every tab in a line's indentation
 	// replaced by two spaces, when that decodes with fewer problems ("" if not).
 	tabsFixed string
+	// pasteFixes are the applied text's one-click repairs of pasted damage
+	// (engine.ManifestRepairs), pasteAll the text with all of them.
+	pasteFixes []engine.ManifestRepair
+	pasteAll   string
 }
 
 func newEditor(a *app, doc dom.Document) *editor {
@@ -116,7 +120,14 @@ func newEditor(a *app, doc dom.Document) *editor {
 			return
 		}
 		if b := target.Call("closest", "button.use-fix"); !b.IsNull() {
-			if b.Get("dataset").Get("fix").String() == "tabs" {
+			fix := b.Get("dataset").Get("fix").String()
+			if n, ok := strings.CutPrefix(fix, "paste-"); ok {
+				if n == "all" {
+					e.useText(e.pasteAll, "Every repair is in the editor: press Apply (Ctrl/⌘ + Enter).")
+				} else if i, err := strconv.Atoi(n); err == nil && i < len(e.pasteFixes) {
+					e.useText(e.pasteFixes[i].Text, "Repaired: press Apply (Ctrl/⌘ + Enter).")
+				}
+			} else if fix == "tabs" {
 				e.useText(e.tabsFixed, "Tabs replaced with spaces: press Apply (Ctrl/⌘ + Enter).")
 			} else {
 				e.useText(e.repaired, "The repaired manifest is in the editor: press Apply (Ctrl/⌘ + Enter).")
@@ -426,14 +437,27 @@ func (e *editor) showDiagnostics(text string, ds []engine.Diagnostic) {
 	e.applied = text
 	e.repaired = repairDocument(text, ds)
 	e.tabsFixed = ""
-	if fixed := replaceIndentTabs(text); fixed != text && countProblems(fixed) < countProblems(text) {
-		e.tabsFixed = fixed
+	e.pasteFixes, e.pasteAll = nil, ""
+	fixes, all := engine.ManifestRepairs(text)
+	var tabLines []int
+	for _, r := range fixes {
+		if r.Kind == "tabs" {
+			tabLines = r.Lines
+			// its own button, on the diagnostic that names the tabs
+			if countProblems(r.Text) < countProblems(text) {
+				e.tabsFixed = r.Text
+			}
+			continue
+		}
+		e.pasteFixes = append(e.pasteFixes, r)
+	}
+	if len(fixes) > 1 {
+		e.pasteAll = all
 	}
 	tabsAt := -1 // the diagnostic that gets the "Replace tabs with spaces" button
 	if e.tabsFixed != "" {
-		src := strings.Split(text, "\n")
 		for i, d := range ds {
-			if d.Line >= 1 && d.Line <= len(src) && replaceIndentTabs(src[d.Line-1]) != src[d.Line-1] ||
+			if slices.Contains(tabLines, d.Line) ||
 				strings.Contains(strings.ToLower(d.Message+" "+d.Hint), "tab") {
 				tabsAt = i
 				break
@@ -489,6 +513,10 @@ func (e *editor) showDiagnostics(text string, ds []engine.Diagnostic) {
 			li.Call("appendChild", appendAll(el("span", "fix"), b))
 		}
 		ul.Call("appendChild", li)
+	}
+	// the repairs first: what to do, before what is wrong
+	if block := e.pasteRepairsEl(text); !block.IsUndefined() {
+		e.result.Call("appendChild", block)
 	}
 	e.result.Call("appendChild", ul)
 	e.lastError = strings.Join(msgs, "\n")
@@ -582,23 +610,6 @@ func countProblems(text string) int {
 	return 1 << 20
 }
 
-// replaceIndentTabs replaces every tab in each line's indentation (the
-// run of spaces and tabs it starts with) by two spaces; tabs elsewhere, as
-// in a quoted value, stay.
-func replaceIndentTabs(text string) string {
-	if !strings.Contains(text, "\t") {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		n := len(l) - len(strings.TrimLeft(l, " \t"))
-		if strings.Contains(l[:n], "\t") {
-			lines[i] = strings.ReplaceAll(l[:n], "\t", "  ") + l[n:]
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // List lengths for shortenLists: a list of more than maxListed numbers
 // keeps its first keepListed.
 const (
@@ -642,13 +653,68 @@ func shortenLists(s string) string {
 	return b.String()
 }
 
+// pasteRepairsEl draws the one-click repairs of pasted damage, shown above
+// the problems: per repair a button titled with what it fixes and where, and a
+// preview of the lines as they would read, after "Repair everything" when
+// there are several kinds of damage. It is undefined when there is none.
+func (e *editor) pasteRepairsEl(text string) js.Value {
+	if len(e.pasteFixes) == 0 && e.pasteAll == "" {
+		return js.Undefined()
+	}
+	box := el("div", "paste-repairs")
+	box.Call("appendChild", textEl("p", "fix-head", "Copied from a web page? These repairs change only what YAML cannot read (Ctrl+Z undoes them):"))
+	add := func(key, label, fixed string, lines []int) {
+		row := el("div", "fix")
+		b := textEl("button", "use-fix", label)
+		b.Set("type", "button")
+		b.Get("dataset").Set("fix", "paste-"+key)
+		b.Set("title", "Put the repaired manifest in the editor, then press Apply")
+		appendAll(row, b, textEl("pre", "", previewLines(fixed, lines)))
+		box.Call("appendChild", row)
+	}
+	if e.pasteAll != "" {
+		var changed []int
+		src, all := strings.Split(text, "\n"), strings.Split(e.pasteAll, "\n")
+		for i := range min(len(src), len(all)) {
+			if src[i] != all[i] {
+				changed = append(changed, i+1)
+			}
+		}
+		add("all", "Repair everything", e.pasteAll, changed)
+	}
+	for i, r := range e.pasteFixes {
+		add(strconv.Itoa(i), r.Title, r.Text, r.Lines)
+	}
+	return box
+}
+
+// previewLines is the lines of text numbered lines (1-based), each as
+// "N │ line", at most maxPreview of them and "…" after.
+func previewLines(text string, lines []int) string {
+	src := strings.Split(text, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == maxPreview {
+			b.WriteString("…")
+			break
+		}
+		if l >= 1 && l <= len(src) {
+			fmt.Fprintf(&b, "%3d │ %s\n", l, src[l-1])
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// maxPreview is how many repaired lines a repair's preview shows.
+const maxPreview = 6
+
 // useText puts fixed (a repaired manifest) in the editor, keeping the
 // browser's undo history when it can, and says what to do next.
 func (e *editor) useText(fixed, note string) {
 	if fixed == "" {
 		return
 	}
-	e.repaired, e.tabsFixed = "", ""
+	e.repaired, e.tabsFixed, e.pasteFixes, e.pasteAll = "", "", nil, ""
 	e.replaceText(fixed)
 	e.ta.Set("scrollTop", 0)
 	e.syncScroll()
