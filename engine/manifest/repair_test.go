@@ -22,7 +22,7 @@ func TestRepairs(t *testing.T) {
 		{name: "clean", text: clean},
 		{name: "non-breaking spaces", text: "apiVersion: v1\nkind: Node\nmetadata:\n\u00a0\u00a0name:\u00a0n1\n",
 			kinds: []string{"spaces"}, lines: [][]int{{4}}, all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"},
-		{name: "ideographic space and zero-width", text: "apiVersion: v1\nkind: Node\u200b\nmetadata:\n\u3000 name: n1\n",
+		{name: "ideographic space and zero-width", text: "apiVersion: v1\nkind: Node\u200b\nmetadata:\n\u3000name: n1\n",
 			kinds: []string{"spaces"}, lines: [][]int{{2, 4}}, all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"},
 		{name: "tabs", text: "apiVersion: v1\nkind: Node\nmetadata:\n\tname: n1\n",
 			kinds: []string{"tabs"}, lines: [][]int{{4}}, all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"},
@@ -30,8 +30,8 @@ func TestRepairs(t *testing.T) {
 			kinds: []string{"bullets"}, lines: [][]int{{7, 10}},
 			all: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx\n    args:\n    - a\n"},
 		{name: "curly quotes", text: "apiVersion: v1\nkind: Node\nmetadata:\n  name: “n1”\n  annotations:\n    note: ‘it’s fine’\n    a: “say \"hi\"”\n    b: don’t\n",
-			kinds: []string{"quotes"}, lines: [][]int{{4, 6}},
-			all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n1\"\n  annotations:\n    note: 'it’s fine'\n    a: “say \"hi\"”\n    b: don’t\n"},
+			kinds: []string{"quotes"}, lines: [][]int{{4, 6, 7}},
+			all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n1\"\n  annotations:\n    note: \"it’s fine\"\n    a: 'say \"hi\"'\n    b: don’t\n"},
 		{name: "full-width colon and commas", text: "apiVersion：v1\nkind： Node\nmetadata:\n  name: n1\n  annotations:\n    note: 节点，边缘：一\n  finalizers: [a，b]\n",
 			kinds: []string{"punctuation"}, lines: [][]int{{1, 2, 7}},
 			all: "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  annotations:\n    note: 节点，边缘：一\n  finalizers: [a, b]\n"},
@@ -150,5 +150,72 @@ func TestRepairsSeedCopies(t *testing.T) {
 		t.Error("fluentd-tabs.yaml: no repair offered")
 	} else if _, err := Decode("fluentd-tabs.yaml", all); err != nil {
 		t.Errorf("fluentd-tabs.yaml: the repaired copy does not decode: %v", err)
+	}
+}
+
+// TestRepairsKeepBlockScalars checks that the content of a block scalar
+// (a script) keeps its bullets, quotes and colons.
+func TestRepairsKeepBlockScalars(t *testing.T) {
+	text := "apiVersion: v1\nkind: Pod\nmetadata:\n  name：p\nspec:\n  containers:\n  - name: c\n    image: busybox\n    args:\n    - |\n      • “step one”\n      key：value\n\n      echo done\n    - >-\n      ‘folded’\n    env:\n    • name: A\n"
+	repairs, all := Repairs(text)
+	var kinds []string
+	for _, r := range repairs {
+		kinds = append(kinds, r.Kind)
+	}
+	if strings.Join(kinds, ",") != "bullets,punctuation" {
+		t.Errorf("repairs %v, want bullets, punctuation", kinds)
+	}
+	want := strings.Replace(strings.Replace(text, "name：p", "name: p", 1), "    • name: A", "    - name: A", 1)
+	if all != want {
+		t.Errorf("repaired:\n%s\nwant:\n%s", all, want)
+	}
+}
+
+// TestRepairsBreakers holds inputs found by trying to break Repairs: what
+// Repair everything gives, and that nothing is left to repair after it.
+func TestRepairsBreakers(t *testing.T) {
+	const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n"
+	for _, tc := range []struct{ name, text, all string }{
+		{"bullet behind non-breaking spaces",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n\u00a0\u00a0• name: c\n\u00a0\u00a0\u00a0\u00a0image: nginx\n",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx\n"},
+		{"full-width colon behind an ideographic space",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n\u3000name：cm\n", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"},
+		{"backslashes in curly quotes", cm + "  pattern: “\\d+”\n", cm + "  pattern: '\\d+'\n"},
+		{"full-width brackets in prose", cm + "  note: ［重要］请勿删除，谢谢\n", ""},
+		{"block scalar behind non-breaking spaces", cm + "\u00a0\u00a0run.sh:\u00a0|\n\u00a0\u00a0\u00a0\u00a0“quoted”\n",
+			cm + "  run.sh: |\n    “quoted”\n"},
+		{"CRLF", "apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: “cm”\r\ndata:\r\n  run.sh: |\r\n    • step\r\n    key：value\r\n",
+			"apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: \"cm\"\r\ndata:\r\n  run.sh: |\r\n    • step\r\n    key：value\r\n"},
+		{"bullet heading a block scalar",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: busybox\n    args:\n    • |\n      • step one\n      key：value\n",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: busybox\n    args:\n    - |\n      • step one\n      key：value\n"},
+		{"tab-indented block scalar", cm + "\trun.sh: |\n\t\t• step one\n\t\tkey：value\n", cm + "  run.sh: |\n    • step one\n    key：value\n"},
+		{"full-width commas in quotes and comments", cm + "  a: [\"你好，世界\"]\n  b: x # 注意，不要删除\n", ""},
+		{"full-width colon in a list of strings",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: busybox\n    args:\n    - Note：请先安装\n", ""},
+		{"two curly-quoted parts", cm + "  title: “Fast” or “Slow”\n", ""},
+		{"joiners and spaces inside values", cm + "  team: 👩\u200d💻 devs\n  note: 第一章\u3000概要\n  sep: \"a\u00a0b\"\n", ""},
+		{"flow mapping with full-width punctuation", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {app：web，tier：edge}\n",
+			"apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {app: web, tier: edge}\n"},
+		{"en-dash list item", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  – name: c\n    image: nginx\n",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx\n"},
+		{"soft hyphen in a key", "apiVersion: v1\nkind: Node\nmetadata:\n  na\u00adme: n1\n", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, all := Repairs(tc.text)
+			if all != tc.all {
+				t.Errorf("Repair everything gives\n%q\nwant\n%q", all, tc.all)
+			}
+			if all == "" {
+				return
+			}
+			if again, _ := Repairs(all); again != nil {
+				t.Errorf("after Repair everything, still %+v", again)
+			}
+			if _, err := Decode("m.yaml", all); err != nil {
+				t.Errorf("the repaired text does not decode: %v", err)
+			}
+		})
 	}
 }
