@@ -528,7 +528,7 @@ func (e *editor) showDiagnostics(text string, ds []engine.Diagnostic) {
 }
 
 // fixMarker ends the sentence of a hint that shows the repaired lines
-// (manifest's flattenedHint).
+// (manifest's flattenedHint; the same text as its flattenedRepair).
 const fixMarker = "it should read:\n"
 
 // hintEl draws a hint: plain text, or its sentence and the repaired lines

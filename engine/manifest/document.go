@@ -672,7 +672,7 @@ func lineHints(file string, ch chunk, kind string, silent bool) []Diagnostic {
 		if flattened >= maxLineHints {
 			continue
 		}
-		if h := flattenedHint(lines, i+1, kind); strings.HasSuffix(strings.SplitN(h, "\n", 2)[0], "it should read:") {
+		if h := flattenedHint(lines, i+1, kind); strings.Contains(h, flattenedRepair) {
 			flattened++
 			out = append(out, Diagnostic{File: file, Line: ln, Column: firstNonSpace(l),
 				Message: "the line breaks of this line were lost", Hint: h, silent: true})
