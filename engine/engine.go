@@ -103,6 +103,11 @@ func (s *Simulation) Elapsed() time.Duration { return s.store.Now().Sub(cluster.
 // Decisions returns the decisions with Seq greater than after, oldest first.
 func (s *Simulation) Decisions(after int64) []cluster.Decision { return s.store.Decisions(after) }
 
+// NumEvents and NumDecisions return how many events and decisions the
+// store holds (both bounded: the event TTL, the decision log's cap).
+func (s *Simulation) NumEvents() int    { return s.store.NumEvents() }
+func (s *Simulation) NumDecisions() int { return s.store.NumDecisions() }
+
 // NextEventIn returns the virtual time until the next instant a component
 // has asked to run (a pull ending, a grace period running out, a
 // requeue), for stepping "to the next event"; ok is false when nothing is

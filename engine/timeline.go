@@ -269,6 +269,9 @@ type Recorder struct {
 	// Replays counts how often the cursor restarted from the beginning,
 	// Restores how often it restarted from a checkpoint.
 	Replays, Restores int
+	// StepsThinned counts the steps of time passing dropped to keep
+	// within MaxSteps.
+	StepsThinned int
 
 	// Checkpoints (off unless SetCheckpoints): deep copies of the live
 	// simulation, oldest first.
@@ -391,6 +394,40 @@ func (r *Recorder) collect(idx int, label string, p pos) {
 	st := Step{At: r.live.Elapsed(), Input: idx, Label: label, pos: p}
 	st.fill(ds)
 	r.steps = append(r.steps, st)
+	r.boundSteps()
+}
+
+// MaxSteps bounds the timeline's steps, so that a cluster busy for hours
+// (a crash loop on every node, a class left playing at 10×) holds bounded
+// memory. Past it, every other step of time passing in the older half is
+// dropped (the learner's own actions are all kept; Seek to any instant
+// still works, the strip only has fewer stops in the distant past).
+// A variable so that tests can lower it.
+var MaxSteps = 10000
+
+// boundSteps thins the steps as MaxSteps says. StepsThinned counts the
+// steps dropped.
+func (r *Recorder) boundSteps() {
+	for len(r.steps) > MaxSteps {
+		half := len(r.steps) / 2
+		kept := r.steps[:0]
+		odd := false
+		for i, st := range r.steps {
+			if i < half && st.Input < 0 {
+				odd = !odd
+				if !odd {
+					r.StepsThinned++
+					continue
+				}
+			}
+			kept = append(kept, st)
+		}
+		if len(kept) == len(r.steps) {
+			return // nothing left to thin: only the learner's actions
+		}
+		clear(r.steps[len(kept):])
+		r.steps = kept
+	}
 }
 
 // collectAdvance adds one step per virtual instant at which the Advance
@@ -412,6 +449,7 @@ func (r *Recorder) collectAdvance(idx int) {
 		r.steps = append(r.steps, st)
 		ds = ds[j:]
 	}
+	r.boundSteps()
 }
 
 func (st *Step) fill(ds []cluster.Decision) {

@@ -498,6 +498,10 @@ func urlParam(name string) bool {
 //	dsplay.stats() -> {frames, snapshots, advanceMs, snapshotMs, drawMs, maxFrameMs}
 //	                                 counts since the start; the last Advance, snapshot and
 //	                                 draw, and the longest frame, in ms of wall time
+//	dsplay.memory() -> {goHeapBytes, goSysBytes, wasmBytes, inputs, steps, stepsThinned, checkpoints, events, decisions, domNodes, callbacks}
+//	                                 after a garbage collection: the Go heap's live bytes and what the
+//	                                 runtime holds from the system, the WebAssembly memory's size, and
+//	                                 the counts of what a long session accumulates (soak tests)
 //	dsplay.addNodes(prefix, n) -> "" or the error: add n worker nodes prefix-1 ... prefix-n (at most 5,000 nodes in all)
 //	dsplay.failNode(name) -> "" or the error: stop the node's kubelet (the node panel's
 //	                                 Fail node; Ready turns Unknown after the 50 s grace period)
@@ -603,6 +607,7 @@ func (a *app) exposeHooks() {
 		return map[string]any{"frames": st.Frames, "snapshots": st.Snapshots, "advanceMs": st.AdvanceMs,
 			"snapshotMs": st.SnapshotMs, "drawMs": st.DrawMs, "maxFrameMs": st.MaxMs}
 	}))
+	o.Set("memory", a.hook("dsplay.memory", func([]js.Value) any { return a.memory() }))
 	o.Set("addNodes", a.hook("dsplay.addNodes", func(args []js.Value) any {
 		// dsplay.addNodes(prefix, n): n more worker nodes prefix-1 ... prefix-n
 		// (for trying large clusters without a long manifest), then redraw.

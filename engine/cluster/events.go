@@ -185,6 +185,10 @@ func (c *Cluster) Events() []*api.Event {
 	return out
 }
 
+// NumEvents returns how many events the store holds, expired ones not yet
+// deleted included (what the events cost in memory).
+func (c *Cluster) NumEvents() int { return len(c.events) }
+
 // EventsFor returns the events whose involved object has this kind and UID,
 // sorted by lastTimestamp then first recording (describe's Events table).
 func (c *Cluster) EventsFor(kind, uid string) []*api.Event {
@@ -252,6 +256,10 @@ func (c *Cluster) Decisions(after int64) []Decision {
 	i := sort.Search(len(c.decisions), func(i int) bool { return c.decisions[i].Seq > after })
 	return c.decisions[i:]
 }
+
+// NumDecisions returns how many decisions the log holds (at most
+// maxDecisions).
+func (c *Cluster) NumDecisions() int { return len(c.decisions) }
 
 // LastDecisionSeq returns the Seq of the newest decision (0 if none).
 func (c *Cluster) LastDecisionSeq() int64 { return c.decisionSeq }

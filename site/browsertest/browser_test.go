@@ -231,6 +231,10 @@ func openURLIn(t testing.TB, url string, beside *page) *page {
 // session, the history) left by another test.
 func newTab(t testing.TB) *page { return newTabIn(t, nil) }
 
+// tabTimeout bounds everything a tab does, from its opening (a soak test
+// that plays for many minutes raises it before opening its page).
+var tabTimeout = 2 * time.Minute
+
 // newTabIn opens a blank tab beside the tab of p (the same browser
 // context: the same storage, as a second tab of one visitor), or in a new
 // browser context when p is nil.
@@ -245,7 +249,7 @@ func newTabIn(t testing.TB, p0 *page) *page {
 		tab, cancel = chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	}
 	t.Cleanup(func() { cancel() })
-	ctx, cancelT := context.WithTimeout(tab, 2*time.Minute)
+	ctx, cancelT := context.WithTimeout(tab, tabTimeout)
 	t.Cleanup(cancelT)
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Do(tab); err != nil { // open the tab without a timeout bound to it

@@ -16,7 +16,8 @@
 //   embeds runs one Go runtime per embed the reader looks at.
 // - The service worker (sw.js) is registered on http(s) pages (not with
 //   ?nosw): offline after the first visit, updates offered (#sw-update).
-// - window.__dsplayBoot = {queue, handler, started, start()} (CONTRACTS.md):
+// - window.__dsplayBoot = {queue, handler, started, start(), memoryBytes()}
+//   (CONTRACTS.md; memoryBytes once the module runs: its memory's size):
 //   messages posted to the page are queued until the Go program sets
 //   handler (it then drains queue); a dsplay:* message arriving before
 //   the start starts the runtime.
@@ -156,6 +157,9 @@
         // after the wasm arrived: the worker's precache then finds it in
         // the HTTP cache instead of downloading it a second time
         registerWorker();
+        const mem = result.instance.exports.mem;
+        // the WebAssembly memory's size in bytes (dsplay.memory(): soak tests)
+        boot.memoryBytes = function () { return mem ? mem.buffer.byteLength : 0; };
         text.textContent = "Starting…";
         bar.removeAttribute("value");
         return go.run(result.instance);
