@@ -539,6 +539,23 @@ type ContainerStatus struct {
 	// resources it runs with ({} when it has none).
 	AllocatedResources ResourceList          `json:"allocatedResources,omitempty"`
 	Resources          *ResourceRequirements `json:"resources,omitempty"`
+	// User is the identity the container's first process runs as, as
+	// the runtime reports it once the container was created
+	// (SupplementalGroupsPolicy, GA-bound since v1.33).
+	User *ContainerUser `json:"user,omitempty"`
+}
+
+// ContainerUser mirrors core/v1 ContainerUser.
+type ContainerUser struct {
+	Linux *LinuxContainerUser `json:"linux,omitempty"`
+}
+
+// LinuxContainerUser mirrors core/v1 LinuxContainerUser: the uid and gid
+// of the first process and its supplemental groups.
+type LinuxContainerUser struct {
+	UID                int64   `json:"uid"`
+	GID                int64   `json:"gid"`
+	SupplementalGroups []int64 `json:"supplementalGroups,omitempty"`
 }
 
 // ContainerState mirrors core/v1 ContainerState: at most one member is set.

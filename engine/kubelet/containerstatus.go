@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,6 +84,68 @@ func setRuntimeStatus(p *api.Pod, c *api.Container, st *api.ContainerStatus) {
 	res := api.ResourceRequirements{Limits: copyResources(c.Resources.Limits), Requests: copyResources(c.Resources.Requests)}
 	st.Resources = &res
 	st.AllocatedResources = copyResources(c.Resources.Requests)
+	st.User = containerUser(p, c)
+}
+
+// containerUser is the identity container c of p runs as, as the kubelet
+// reports what the runtime says (convertContainerStatus: status.User from
+// the CRI's ContainerUser). The uid and gid are the container's
+// securityContext runAsUser and runAsGroup, else the pod's, else root (the
+// playground's images have no USER); the supplemental groups are the
+// primary gid, the pod's supplementalGroups and its fsGroup (the kubelet
+// passes the last two: determineEffectiveSecurityContext; the Merge
+// policy; the image's /etc/group gives root no other group), in ascending
+// order, as the documented outputs show them (kubernetes.io, "Configure a
+// Security Context": groups=2000,3000,4000 and [3000, 4000, 50000]).
+func containerUser(p *api.Pod, c *api.Container) *api.ContainerUser {
+	podSC, _ := p.Extra["spec"]["securityContext"].(map[string]any)
+	var sc map[string]any
+	for _, list := range []struct {
+		name string
+		cs   []api.Container
+	}{{"initContainers", p.Spec.InitContainers}, {"containers", p.Spec.Containers}} {
+		for i := range list.cs {
+			if &list.cs[i] == c {
+				sc, _ = p.Extra["spec."+list.name+"["+strconv.Itoa(i)+"]"]["securityContext"].(map[string]any)
+			}
+		}
+	}
+	id := func(key string) int64 {
+		if v, ok := asInt64(sc[key]); ok {
+			return v
+		}
+		v, _ := asInt64(podSC[key])
+		return v
+	}
+	u := &api.LinuxContainerUser{UID: id("runAsUser"), GID: id("runAsGroup")}
+	u.SupplementalGroups = []int64{u.GID}
+	if gs, ok := podSC["supplementalGroups"].([]any); ok {
+		for _, g := range gs {
+			if v, ok := asInt64(g); ok {
+				u.SupplementalGroups = append(u.SupplementalGroups, v)
+			}
+		}
+	}
+	if v, ok := asInt64(podSC["fsGroup"]); ok {
+		u.SupplementalGroups = append(u.SupplementalGroups, v)
+	}
+	slices.Sort(u.SupplementalGroups)
+	u.SupplementalGroups = slices.Compact(u.SupplementalGroups)
+	return &api.ContainerUser{Linux: u}
+}
+
+// asInt64 reads a number kept as written (the decoder's int64, an int, or
+// a JSON float64).
+func asInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case float64:
+		return int64(x), x == float64(int64(x))
+	}
+	return 0, false
 }
 
 // copyResources copies a resource list, nil for an empty one.
