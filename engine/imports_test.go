@@ -30,8 +30,9 @@ var importLayers = map[string]int{
 	// the object model and the generated schema
 	"api": 0, "schema/internal/wire": 0, "schema": 1, "schema/internal/gen": 1,
 	"internal/enginetest": 0,
-	// kubectl's YAML (sigs.k8s.io/yaml's behaviour over yaml.v3)
-	"kubectl/internal/sigsyaml": 0,
+	// kubectl's YAML (sigs.k8s.io/yaml's behaviour over yaml.v3), for
+	// kubectl and for the manifest decoder's kubectl messages
+	"internal/sigsyaml": 0,
 	// the API server and its store
 	"cluster": 1,
 	// the store of a Simulation, for engine packages only

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/dsplayground/dsplay/engine/cluster"
-	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
+	"github.com/dsplayground/dsplay/engine/internal/sigsyaml"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 

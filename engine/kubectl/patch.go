@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
+	"github.com/dsplayground/dsplay/engine/internal/sigsyaml"
 
 	"github.com/dsplayground/dsplay/engine/api"
 	"github.com/dsplayground/dsplay/engine/cluster"

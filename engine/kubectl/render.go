@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dsplayground/dsplay/engine/api"
-	"github.com/dsplayground/dsplay/engine/kubectl/internal/sigsyaml"
+	"github.com/dsplayground/dsplay/engine/internal/sigsyaml"
 	"github.com/dsplayground/dsplay/engine/manifest"
 )
 

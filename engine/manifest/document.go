@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dsplayground/dsplay/engine/api"
+	"github.com/dsplayground/dsplay/engine/internal/sigsyaml"
 	apischema "github.com/dsplayground/dsplay/engine/schema"
 )
 
@@ -541,8 +542,11 @@ func syntaxDiagnostics(file string, ch chunk, err error) []Diagnostic {
 		}
 		col = firstNonSpace(src)
 	}
+	// The editor marks the line yaml.v3 names (where the unfinished
+	// construct began: the "[" never closed); kubectl prints the line
+	// goyaml.v2 names (where the parser gave up), as sigs.k8s.io/yaml does.
 	d := Diagnostic{File: file, Line: line, Column: col, Message: msg,
-		kubectl: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", file, msg)}
+		kubectl: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", file, sigsyaml.SyntaxError([]byte(ch.text), err))}
 	kind := kindOf(ch.text)
 	switch {
 	case strings.Contains(text, "tab character") ||

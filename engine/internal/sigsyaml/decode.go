@@ -20,13 +20,13 @@ import (
 // made strings as convertToJSONableObject makes them, then marshalled
 // with encoding/json. yaml.v3 parses the text; its syntax errors read as
 // v2's ("yaml: line 3: mapping values are not allowed in this context",
-// the line v2 names: see syntaxError). The two libyaml ports disagree on
+// the line v2 names: see SyntaxError). The two libyaml ports disagree on
 // a few malformed texts (v2 reads "{}: 1" as {}, v3 refuses "%YAML 1.1"
 // without "---"); there this follows yaml.v3.
 func YAMLToJSON(y []byte) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(y, &root); err != nil {
-		return nil, syntaxError(y, err)
+		return nil, SyntaxError(y, err)
 	}
 	d := &decoder{src: y, aliases: map[*yaml.Node]bool{}}
 	v, err := d.decode(&root)
@@ -348,14 +348,15 @@ var parserProblems = map[string]bool{
 
 var lineError = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// syntaxError gives a yaml.v3 syntax error of text y the line goyaml.v2
-// names. Both report libyaml's marks, but v3 prefers the line where the
+// SyntaxError gives a yaml.v3 syntax error of text y the line goyaml.v2
+// names (the "yaml: line N: ..." that sigs.k8s.io/yaml, and so kubectl,
+// prints); an error it cannot place is returned as it is. Both report libyaml's marks, but v3 prefers the line where the
 // construct being parsed began (the context mark: the "[" never closed)
 // and v2 the line of the problem (the token that cannot follow); v3's
 // line is that of the problem only when the context is on the first line.
 // So the text is parsed again from the line v3 named, where the same
 // error is reported with the problem's line counted from there.
-func syntaxError(y []byte, err error) error {
+func SyntaxError(y []byte, err error) error {
 	m := lineError.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
